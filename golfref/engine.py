@@ -1,0 +1,649 @@
+"""The game: a whole match of Golf as a pure state machine.
+
+`Game` holds the full state of a match. It never draws random numbers: whenever cards
+must be shuffled (the deal of each hole, a stock reshuffle under D7) it stops at a chance
+step, and the caller supplies the order with `apply_shuffle`. Every shuffle and every
+action is appended to `Game.history`, so `Game.replay(rules, history)` re-derives every
+state without a random generator.
+
+Card ids are indexes into `Game.cards` (see `cards.deck_set`). Slots are numbered
+row-major from 0. Seats are numbered from 0.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Rank, deck_set
+from .rules import DOUBLE, FlipAfterThrow, Reveal, RevealChoice, Rules
+from .scoring import GridScore, score_grid
+
+__all__ = [
+    "Decision",
+    "ActionKind",
+    "Action",
+    "HoleEnd",
+    "HoleResult",
+    "Shuffle",
+    "Move",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "placings",
+]
+
+
+class GameError(Exception):
+    """The game was driven wrongly: an action or shuffle at the wrong time or of the wrong form."""
+
+
+class IllegalAction(GameError):
+    """An action that is not among the legal actions of the current decision."""
+
+
+class Decision(enum.Enum):
+    """The kind of decision a seat faces."""
+
+    REVEAL = "reveal"
+    """Choose one own face-down slot to reveal at the start of the hole (D1, `reveal_choice: player`)."""
+    DRAW = "draw"
+    """Start of a turn: draw from the stock or the discard pile, or knock where allowed (D4)."""
+    PLACE = "place"
+    """With a drawn card: swap it into a slot, throw it away (stock card only), or use its power (D11)."""
+    FLIP = "flip"
+    """After throwing a stock card away: turn one own face-down card up, or pass where allowed (D5)."""
+    TARGET = "target"
+    """Choose the target of a card power: a card to peek, or one of the two cards a king swaps (D11)."""
+
+
+class ActionKind(enum.Enum):
+    """What an action does; its value is the word used in the protocol and the log."""
+
+    REVEAL = "reveal"
+    """Reveal own slot `slot` at the start of the hole."""
+    DRAW_STOCK = "stock"
+    """Draw the top card of the stock."""
+    DRAW_DISCARD = "discard"
+    """Take the top card of the discard pile."""
+    KNOCK = "knock"
+    """Knock instead of drawing (D4)."""
+    SWAP = "swap"
+    """Put the drawn card into own slot `slot`; the replaced card goes onto the discard pile."""
+    THROW = "throw"
+    """Throw the drawn stock card onto the discard pile."""
+    POWER = "power"
+    """Throw the drawn J, Q or K away to use its power (D11)."""
+    FLIP = "flip"
+    """Turn own face-down slot `slot` face up (D5)."""
+    PASS = "pass"
+    """Do not flip (only with `flip_after_throw: may`)."""
+    TARGET = "target"
+    """Target card `slot` of seat `seat` with a card power."""
+
+
+_K_REVEAL = ActionKind.REVEAL
+_K_STOCK = ActionKind.DRAW_STOCK
+_K_DISCARD = ActionKind.DRAW_DISCARD
+_K_KNOCK = ActionKind.KNOCK
+_K_SWAP = ActionKind.SWAP
+_K_THROW = ActionKind.THROW
+_K_POWER = ActionKind.POWER
+_K_FLIP = ActionKind.FLIP
+_K_PASS = ActionKind.PASS
+_K_TARGET = ActionKind.TARGET
+_D_REVEAL = Decision.REVEAL
+_D_DRAW = Decision.DRAW
+_D_PLACE = Decision.PLACE
+_D_FLIP = Decision.FLIP
+_D_TARGET = Decision.TARGET
+
+_SLOTTED = frozenset({ActionKind.REVEAL, ActionKind.SWAP, ActionKind.FLIP, ActionKind.TARGET})
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One choice of a seat. Written form: `stock`, `swap:3`, `target:1:4`, ..."""
+
+    kind: ActionKind
+    slot: int | None = None
+    seat: int | None = None
+
+    def __str__(self) -> str:
+        if self.kind is _K_TARGET:
+            return f"target:{self.seat}:{self.slot}"
+        if self.slot is not None:
+            return f"{self.kind.value}:{self.slot}"
+        return self.kind.value
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read the written form of an action; raises ValueError when it is malformed."""
+        if not isinstance(text, str):
+            raise ValueError(f"an action is a string, got {type(text).__name__}")
+        parts = text.strip().split(":")
+        try:
+            kind = ActionKind(parts[0])
+        except ValueError:
+            raise ValueError(f"unknown action {text!r}") from None
+        numbers = parts[1:]
+        want = 2 if kind is _K_TARGET else (1 if kind in _SLOTTED else 0)
+        if len(numbers) != want or not all(p.isdigit() and len(p) <= 3 for p in numbers):
+            raise ValueError(f"malformed action {text!r}")
+        if kind is _K_TARGET:
+            return target_action(int(numbers[0]), int(numbers[1]))
+        if want:
+            return _interned(kind, int(numbers[0]))
+        return _PLAIN[kind]
+
+
+_PLAIN = {k: Action(k) for k in ActionKind if k not in _SLOTTED}
+_MAX_SLOTS = 16
+_MAX_SEATS = 8
+_BY_SLOT = {k: tuple(Action(k, i) for i in range(_MAX_SLOTS)) for k in _SLOTTED if k is not _K_TARGET}
+_TARGETS = tuple(tuple(Action(_K_TARGET, i, s) for i in range(_MAX_SLOTS)) for s in range(_MAX_SEATS))
+_REVEALS = _BY_SLOT[ActionKind.REVEAL]
+_SWAPS = _BY_SLOT[ActionKind.SWAP]
+_FLIPS = _BY_SLOT[ActionKind.FLIP]
+STOCK = _PLAIN[_K_STOCK]
+DISCARD = _PLAIN[_K_DISCARD]
+KNOCK = _PLAIN[_K_KNOCK]
+THROW = _PLAIN[_K_THROW]
+POWER = _PLAIN[_K_POWER]
+PASS = _PLAIN[_K_PASS]
+
+
+def _interned(kind: ActionKind, slot: int) -> Action:
+    if 0 <= slot < _MAX_SLOTS:
+        return _BY_SLOT[kind][slot]
+    return Action(kind, slot)
+
+
+def target_action(seat: int, slot: int) -> Action:
+    """The action targeting slot `slot` of seat `seat`."""
+    if 0 <= seat < _MAX_SEATS and 0 <= slot < _MAX_SLOTS:
+        return _TARGETS[seat][slot]
+    return Action(_K_TARGET, slot, seat)
+
+
+class HoleEnd(enum.Enum):
+    """Why a hole ended."""
+
+    CLOSED = "closed"
+    """A player ended a turn with a full face-up grid and the others had their last turn (D3)."""
+    KNOCKED = "knocked"
+    """A player knocked and the others had their last turn (D4)."""
+    STOCK_EXHAUSTED = "stock_exhausted"
+    """The stock ran out with nothing left to recycle (D7)."""
+    TURN_LIMIT = "turn_limit"
+    """Every player had the turn limit's number of turns (D8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HoleResult:
+    """The outcome of one hole."""
+
+    hole: int
+    starter: int
+    end: HoleEnd
+    ender: int | None
+    """The closer (CLOSED) or knocker (KNOCKED); None otherwise."""
+    grids: tuple[tuple[int, ...], ...]
+    """Each seat's final grid as card ids."""
+    grid_scores: tuple[GridScore, ...]
+    penalties: tuple[int, ...]
+    """Knock penalty added to each seat's hole score (D4)."""
+    scores: tuple[int, ...]
+    """Hole score of each seat, penalties included."""
+    totals: tuple[int, ...]
+    """Match totals after this hole."""
+    turns: tuple[int, ...]
+    """Turns each seat took in this hole."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """A chance outcome: the order of the cards shuffled (a deal or a D7 reshuffle)."""
+
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An action taken by a seat."""
+
+    seat: int
+    action: Action
+
+
+Event = Shuffle | Move
+
+
+def placings(totals: Sequence[int], disqualified: Iterable[int] = ()) -> tuple[int, ...]:
+    """Places from totals, lowest first; equal totals share a place (D14: 1, 1, 3).
+
+    Disqualified seats come after everyone else and share the last place.
+    """
+    out = set(disqualified)
+    ranked = [t for s, t in enumerate(totals) if s not in out]
+    last = len(ranked) + 1
+    return tuple(
+        last if s in out else 1 + sum(1 for u in ranked if u < t) for s, t in enumerate(totals)
+    )
+
+
+# Public event kinds kept per hole for the views (D13).
+EV_REVEAL, EV_DRAW, EV_KNOCK, EV_SWAP, EV_THROW, EV_FLIP, EV_POWER, EV_RESHUFFLE = (
+    "reveal",
+    "draw",
+    "knock",
+    "swap",
+    "throw",
+    "flip",
+    "power",
+    "reshuffle",
+)
+
+
+class Game:
+    """The full state of a match, advanced by `apply` and `apply_shuffle`."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players = rules.players
+        self.slots = rules.cards
+        self.cards: tuple[Card, ...] = deck_set(rules.decks, rules.jokers is not None)
+        self.ranks: tuple[Rank, ...] = tuple(c.rank for c in self.cards)
+        self.all_seats = (1 << self.players) - 1
+        self.history: list[Event] = []
+        self.results: list[HoleResult] = []
+        self.totals = [0] * self.players
+        self.hole = 0
+        self.over = False
+        self._reset_hole()
+        self.chance: tuple[int, ...] | None = tuple(range(len(self.cards)))
+
+    # -- state -----------------------------------------------------------------
+
+    def _reset_hole(self) -> None:
+        ncards = len(self.cards)
+        self.starter = self.hole % self.players  # D2
+        self.grids: list[list[int]] = [[] for _ in range(self.players)]
+        self.up = [False] * ncards
+        self.known = [0] * ncards
+        self.stock: list[int] = []  # top of the stock is the last element
+        self.discard: list[int] = []  # top of the pile is the last element
+        self.to_move: int | None = None
+        self.decision: Decision | None = None
+        self.drawn = -1
+        self.drawn_from_stock = False
+        self.power_rank: Rank | None = None
+        self.first_target: tuple[int, int] | None = None
+        self.reveal_left = [0] * self.players
+        self.turns = [0] * self.players
+        self.closer: int | None = None
+        self.knocker: int | None = None
+        self.final_left = -1  # turns still owed after a close or knock; -1: none triggered
+        self._next_seat = self.starter
+        self.events: list[tuple] = []  # public events of this hole, read through view.py
+        self._legal: tuple[Action, ...] | None = None
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether the game waits for a shuffle."""
+        return self.chance is not None
+
+    def grid_full(self, seat: int) -> bool:
+        """Whether every card of `seat`'s grid is face up."""
+        up = self.up
+        return all(up[c] for c in self.grids[seat])
+
+    # -- chance ------------------------------------------------------------------
+
+    def apply_shuffle(self, order: Sequence[int]) -> None:
+        """Supply the order of the pending shuffle: a permutation of `self.chance`.
+
+        For a deal, seat s gets order[s*n:(s+1)*n] as slots 0..n-1, then one card starts the
+        discard pile and the rest is the stock, order[...+1] on top. For a reshuffle, order[0]
+        becomes the top of the new stock.
+        """
+        if self.chance is None:
+            raise GameError("no shuffle is pending")
+        order = tuple(order)
+        if sorted(order) != sorted(self.chance):
+            raise GameError("the shuffle is not a permutation of the cards to shuffle")
+        dealing = not self.grids[0]
+        self.chance = None
+        self.history.append(Shuffle(order))
+        if dealing:
+            self._deal(order)
+        else:
+            self.stock = list(reversed(order))
+            self.events.append((EV_RESHUFFLE, None, len(order)))
+            self._next_turn()
+
+    def _deal(self, order: tuple[int, ...]) -> None:
+        n, players = self.slots, self.players
+        for s in range(players):
+            self.grids[s] = list(order[s * n : (s + 1) * n])
+        top = order[players * n]
+        self.discard = [top]
+        self.up[top] = True
+        self.stock = list(reversed(order[players * n + 1 :]))
+        rules = self.rules
+        count = rules.reveal_count
+        if rules.reveal_choice is RevealChoice.FIXED or count == 0:
+            for s in range(players):
+                for slot in range(count):
+                    self._reveal(s, slot, record=False)
+            self.to_move = self.starter
+            self.decision = _D_DRAW
+        else:
+            self.reveal_left = [count] * players
+            self.to_move = self.starter
+            self.decision = _D_REVEAL
+        self._legal = None
+
+    def _reveal(self, seat: int, slot: int, record: bool = True) -> None:
+        card = self.grids[seat][slot]
+        if self.rules.reveal is Reveal.FLIP:
+            self.up[card] = True
+            self.known[card] = self.all_seats
+        else:
+            self.known[card] |= 1 << seat
+        if record:
+            self.events.append((EV_REVEAL, seat, slot, card))
+
+    # -- decisions -----------------------------------------------------------------
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to move (empty at a chance step or when over)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        decision = self.decision
+        seat = self.to_move
+        if decision is None or seat is None:
+            return ()
+        up = self.up
+        grid = self.grids[seat]
+        if decision is _D_DRAW:
+            if self.rules.knocking and self.closer is None and self.knocker is None:
+                return _DRAW_KNOCK
+            return _DRAW
+        if decision is _D_PLACE:
+            swaps = _SWAP_SETS[self.slots]
+            if not self.drawn_from_stock:
+                return swaps
+            if self._power_usable():
+                return swaps + _THROW_POWER
+            return swaps + _THROW_ONLY
+        if decision is _D_FLIP:
+            flips = tuple(_FLIPS[i] for i, c in enumerate(grid) if not up[c])
+            if self.rules.flip_after_throw is FlipAfterThrow.MAY:
+                return flips + _PASS_ONLY
+            return flips
+        if decision is _D_REVEAL:
+            bit = 1 << seat
+            return tuple(_REVEALS[i] for i, c in enumerate(grid) if not up[c] and not self.known[c] & bit)
+        if decision is _D_TARGET:
+            return tuple(_TARGETS[s][i] for s, i in self._targets())
+        raise AssertionError(decision)
+
+    def _power_usable(self) -> bool:
+        if not self.rules.card_powers:
+            return False
+        rank = self.ranks[self.drawn]
+        up = self.up
+        seat = self.to_move
+        if rank is Rank.JACK:
+            return any(not up[c] for c in self.grids[seat])  # type: ignore[index]
+        if rank is Rank.QUEEN:
+            return any(not up[c] for s, g in enumerate(self.grids) if s != seat for c in g)
+        return rank is Rank.KING
+
+    def _targets(self) -> list[tuple[int, int]]:
+        seat = self.to_move
+        up = self.up
+        rank = self.power_rank
+        if rank is Rank.JACK:
+            return [(seat, i) for i, c in enumerate(self.grids[seat]) if not up[c]]  # type: ignore[index]
+        if rank is Rank.QUEEN:
+            return [
+                (s, i)
+                for s, g in enumerate(self.grids)
+                if s != seat
+                for i, c in enumerate(g)
+                if not up[c]
+            ]
+        first = self.first_target
+        return [
+            (s, i) for s in range(self.players) for i in range(self.slots) if (s, i) != first
+        ]
+
+    def apply(self, action: Action) -> None:
+        """Apply one action of the seat to move; raises IllegalAction when it is not legal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            if self.decision is None:
+                raise IllegalAction(f"no decision is pending, got {action}")
+            raise IllegalAction(f"{action} is not legal now (decision {self.decision.value})")
+        seat: int = self.to_move  # type: ignore[assignment]
+        self.history.append(Move(seat, action))
+        self._legal = None
+        kind = action.kind
+        if kind is _K_STOCK:
+            card = self.stock.pop()
+            self.drawn, self.drawn_from_stock = card, True
+            self.known[card] |= 1 << seat
+            self.decision = _D_PLACE
+            self.events.append((EV_DRAW, seat, "stock", card))
+        elif kind is _K_DISCARD:
+            card = self.discard.pop()
+            self.drawn, self.drawn_from_stock = card, False
+            self.decision = _D_PLACE
+            self.events.append((EV_DRAW, seat, "discard", card))
+        elif kind is _K_SWAP:
+            self._swap(seat, action.slot)  # type: ignore[arg-type]
+            self._end_turn(seat)
+        elif kind is _K_THROW:
+            card = self.drawn
+            self._to_discard(card)
+            self.drawn = -1
+            self.events.append((EV_THROW, seat, card))
+            if self.rules.flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
+                self.decision = _D_FLIP
+            else:
+                self._end_turn(seat)
+        elif kind is _K_FLIP:
+            card = self.grids[seat][action.slot]  # type: ignore[index]
+            self.up[card] = True
+            self.known[card] = self.all_seats
+            self.events.append((EV_FLIP, seat, action.slot, card))
+            self._end_turn(seat)
+        elif kind is _K_PASS:
+            self._end_turn(seat)
+        elif kind is _K_REVEAL:
+            self._reveal(seat, action.slot)  # type: ignore[arg-type]
+            self.reveal_left[seat] -= 1
+            if self.reveal_left[seat] == 0:
+                nxt = (seat + 1) % self.players
+                if nxt == self.starter:
+                    self.decision = _D_DRAW
+                self.to_move = nxt
+        elif kind is _K_KNOCK:
+            self.knocker = seat
+            self.final_left = self.players  # the knock itself is the first counted turn
+            self.events.append((EV_KNOCK, seat))
+            self._end_turn(seat)
+        elif kind is _K_POWER:
+            card = self.drawn
+            self.power_rank = self.ranks[card]
+            self._to_discard(card)
+            self.drawn = -1
+            self.events.append((EV_POWER, seat, card))
+            self.decision = _D_TARGET
+        elif kind is _K_TARGET:
+            self._target(seat, action.seat, action.slot)  # type: ignore[arg-type]
+        else:  # pragma: no cover - every kind is handled above
+            raise AssertionError(kind)
+
+    def _to_discard(self, card: int) -> None:
+        self.discard.append(card)
+        self.up[card] = True
+        self.known[card] = self.all_seats
+
+    def _swap(self, seat: int, slot: int) -> None:
+        grid = self.grids[seat]
+        out = grid[slot]
+        card = self.drawn
+        grid[slot] = card
+        self.drawn = -1
+        if self.rules.swap_face_up:
+            self.up[card] = True
+            self.known[card] = self.all_seats
+        else:
+            # D6: face down; known to the swapper, and to all when it came from the pile.
+            self.up[card] = False
+            self.known[card] = (1 << seat) if self.drawn_from_stock else self.all_seats
+        self._to_discard(out)
+        self.events.append((EV_SWAP, seat, slot, card, out, self.drawn_from_stock))
+
+    def _target(self, seat: int, target_seat: int, slot: int) -> None:
+        rank = self.power_rank
+        card = self.grids[target_seat][slot]
+        if rank is Rank.KING and self.first_target is None:
+            self.first_target = (target_seat, slot)
+            self.events.append((EV_POWER, seat, "first", target_seat, slot))
+            return
+        if rank is Rank.KING:
+            s1, i1 = self.first_target  # type: ignore[misc]
+            g1, g2 = self.grids[s1], self.grids[target_seat]
+            g1[i1], g2[slot] = g2[slot], g1[i1]
+            self.events.append((EV_POWER, seat, "swap", s1, i1, target_seat, slot))
+        else:
+            self.known[card] |= 1 << seat
+            self.events.append((EV_POWER, seat, "peek", target_seat, slot, card))
+        self.power_rank = None
+        self.first_target = None
+        self._end_turn(seat)
+
+    def _end_turn(self, seat: int) -> None:
+        self.turns[seat] += 1
+        self._next_seat = (seat + 1) % self.players
+        self.decision = None
+        self.to_move = None
+        if self.final_left > 0:
+            self.final_left -= 1
+        elif self.final_left < 0 and self.grid_full(seat) and self.knocker is None:
+            self.closer = seat
+            self.final_left = self.players - 1  # D3: the closer gets no more turns
+        if self.final_left == 0:
+            self._end_hole(HoleEnd.KNOCKED if self.knocker is not None else HoleEnd.CLOSED)
+            return
+        limit = self.rules.turn_limit
+        if self.turns[seat] >= limit and min(self.turns) >= limit:
+            self._end_hole(HoleEnd.TURN_LIMIT)
+            return
+        if not self.stock:
+            if len(self.discard) <= 1:
+                self._end_hole(HoleEnd.STOCK_EXHAUSTED)
+                return
+            # D7: the pile minus its top card is shuffled into a new stock; the caller
+            # supplies the order. The cards are listed bottom of the pile first.
+            recycle = self.discard[:-1]
+            del self.discard[:-1]
+            for c in recycle:
+                self.up[c] = False
+                self.known[c] = 0
+            self.chance = tuple(recycle)
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.to_move = self._next_seat
+        self.decision = _D_DRAW
+        self._legal = None
+
+    def _end_hole(self, end: HoleEnd) -> None:
+        rules = self.rules
+        ranks = self.ranks
+        for g in self.grids:
+            for c in g:
+                self.up[c] = True
+        grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
+        raw = [gs.total for gs in grid_scores]
+        penalties = [0] * self.players
+        ender: int | None = None
+        if end is HoleEnd.KNOCKED:
+            ender = self.knocker
+        elif end is HoleEnd.CLOSED:
+            ender = self.closer
+        if self.knocker is not None:
+            k = self.knocker
+            # D4: a tie for lowest is a failed knock.
+            if any(raw[s] <= raw[k] for s in range(self.players) if s != k):
+                if rules.knock_penalty == DOUBLE:
+                    penalties[k] = raw[k] if raw[k] > 0 else 0
+                else:
+                    penalties[k] = int(rules.knock_penalty)
+        scores = [raw[s] + penalties[s] for s in range(self.players)]
+        for s in range(self.players):
+            self.totals[s] += scores[s]
+        self.results.append(
+            HoleResult(
+                hole=self.hole,
+                starter=self.starter,
+                end=end,
+                ender=ender,
+                grids=tuple(tuple(g) for g in self.grids),
+                grid_scores=grid_scores,
+                penalties=tuple(penalties),
+                scores=tuple(scores),
+                totals=tuple(self.totals),
+                turns=tuple(self.turns),
+            )
+        )
+        self.decision = None
+        self.to_move = None
+        self._legal = None
+        if self.hole + 1 >= rules.holes:
+            self.over = True
+            self.chance = None
+            return
+        self.hole += 1
+        self._reset_hole()
+        self.chance = tuple(range(len(self.cards)))
+
+    # -- results ---------------------------------------------------------------------
+
+    def placings(self, disqualified: Iterable[int] = ()) -> tuple[int, ...]:
+        """Current places from the match totals (D14)."""
+        return placings(self.totals, disqualified)
+
+    @classmethod
+    def replay(cls, rules: Rules, history: Iterable[Event]) -> Game:
+        """Re-derive a game from its recorded history, without any random generator."""
+        game = cls(rules)
+        for event in history:
+            if isinstance(event, Shuffle):
+                game.apply_shuffle(event.order)
+            else:
+                if game.to_move != event.seat:
+                    raise IllegalAction(f"seat {event.seat} acted, but seat {game.to_move} is to move")
+                game.apply(event.action)
+        return game
+
+
+_DRAW = (STOCK, DISCARD)
+_DRAW_KNOCK = (STOCK, DISCARD, KNOCK)
+_THROW_ONLY = (THROW,)
+_THROW_POWER = (THROW, POWER)
+_PASS_ONLY = (PASS,)
+_SWAP_SETS = {n: _SWAPS[:n] for n in range(1, _MAX_SLOTS + 1)}

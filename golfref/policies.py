@@ -1,0 +1,178 @@
+"""Built-in policies that play in-process, and a loop that plays a match with them.
+
+Policies see only a seat's view (view.py), exactly like an external bot, so the `greedy`
+fallback that stands in for a faulted bot never learns a hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from .cards import Card, Rank
+from .engine import Action, ActionKind, Game
+from .rules import Lines, Rules
+from .scoring import rank_values
+from .view import SeatView, view
+
+__all__ = ["Policy", "RandomPolicy", "GreedyPolicy", "POLICIES", "make_policy", "play_local"]
+
+
+class Policy(Protocol):
+    """Something that picks one legal action from a seat's view."""
+
+    def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        """Pick one of `legal`."""
+        ...
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        """Pick a legal action uniformly at random."""
+        return self.rng.choice(legal)
+
+
+# Expected points of a card nobody has seen: near the mean of a deck's values.
+_UNSEEN = 5.0
+
+
+class GreedyPolicy:
+    """A one-ply heuristic: keeps low cards, builds matching columns, avoids feeding the next seat."""
+
+    def __init__(self, rules: Rules, rng: random.Random | None = None) -> None:
+        self.rules = rules
+        self.values = rank_values(rules)
+        self.rng = rng or random.Random(0)
+        rows, cols = rules.rows, rules.cols
+        lines = [[r * cols + c for r in range(rows)] for c in range(cols)]
+        if rules.lines in (Lines.ROWS, Lines.DIAGONALS):
+            lines += [[r * cols + c for c in range(cols)] for r in range(rows)]
+        self.lines = [line for line in lines if len(line) >= 2]
+
+    def estimate(self, grid: Sequence[Card | None]) -> float:
+        """Expected score of a grid, unseen cards counted at a deck's mean."""
+        values = self.values
+        zero = set()
+        for line in self.lines:
+            first = grid[line[0]]
+            if first is not None and all(
+                (c := grid[s]) is not None and c.rank is first.rank for s in line
+            ):
+                zero.update(line)
+        return sum(
+            0.0 if i in zero else (_UNSEEN if c is None else float(values[c.rank]))
+            for i, c in enumerate(grid)
+        )
+
+    def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        """Pick the action with the best one-ply estimate."""
+        decision = seat_view.decision
+        own = list(seat_view.grids[seat_view.seat])
+        if decision == "reveal" or decision == "flip":
+            flips = [a for a in legal if a.slot is not None]
+            return flips[0] if flips else legal[0]
+        if decision == "draw":
+            return self._draw(seat_view, own, legal)
+        if decision == "place":
+            return self._place(seat_view, own, legal)
+        if decision == "target":
+            return self._target(seat_view, legal)
+        return legal[0]
+
+    def _draw(self, v: SeatView, own: list[Card | None], legal: Sequence[Action]) -> Action:
+        kinds = {a.kind: a for a in legal}
+        if ActionKind.KNOCK in kinds and None not in own:
+            mine = self.estimate(own)
+            others = [self.estimate(g) for s, g in enumerate(v.grids) if s != v.seat]
+            if mine < min(others) - 2:
+                return kinds[ActionKind.KNOCK]
+        top = v.discard[-1] if v.discard else None
+        if top is not None and self._best_swap(own, top)[1] > 1.0:
+            return kinds[ActionKind.DRAW_DISCARD]
+        return kinds[ActionKind.DRAW_STOCK]
+
+    def _best_swap(self, own: list[Card | None], card: Card) -> tuple[int, float]:
+        base = self.estimate(own)
+        best_slot, best_gain = 0, -1e9
+        for slot in range(len(own)):
+            trial = own.copy()
+            trial[slot] = card
+            gain = base - self.estimate(trial)
+            if gain > best_gain:
+                best_slot, best_gain = slot, gain
+        return best_slot, best_gain
+
+    def _place(self, v: SeatView, own: list[Card | None], legal: Sequence[Action]) -> Action:
+        card = v.drawn
+        kinds = {a.kind: a for a in legal}
+        if card is None:
+            return legal[0]
+        slot, gain = self._best_swap(own, card)
+        swap = next((a for a in legal if a.kind is ActionKind.SWAP and a.slot == slot), None)
+        if ActionKind.POWER in kinds and card.rank in (Rank.JACK, Rank.QUEEN) and gain <= 2.0:
+            return kinds[ActionKind.POWER]
+        if ActionKind.THROW in kinds and (gain <= 0.0 or swap is None):
+            if not self._feeds_next(v, card) or swap is None:
+                return kinds[ActionKind.THROW]
+        if swap is not None:
+            return swap
+        return legal[0]
+
+    def _feeds_next(self, v: SeatView, card: Card) -> bool:
+        nxt = (v.seat + 1) % len(v.grids)
+        return any(c is not None and c.rank is card.rank for c in v.grids[nxt])
+
+    def _target(self, v: SeatView, legal: Sequence[Action]) -> Action:
+        if v.power != "K":
+            return legal[0]
+        # King: move my worst visible card to the opponent with the best visible one.
+        values = self.values
+        def worth(a: Action) -> float:
+            card = v.grids[a.seat][a.slot]  # type: ignore[index]
+            return _UNSEEN if card is None else float(values[card.rank])
+        if v.first_target is None:
+            mine = [a for a in legal if a.seat == v.seat]
+            return max(mine or legal, key=worth)
+        theirs = [a for a in legal if a.seat != v.seat]
+        return min(theirs or legal, key=worth)
+
+
+POLICIES = ("random", "greedy")
+
+
+def make_policy(name: str, rules: Rules, rng: random.Random) -> Policy:
+    """Build the built-in policy called `name`."""
+    if name == "random":
+        return RandomPolicy(rng)
+    if name == "greedy":
+        return GreedyPolicy(rules, rng)
+    raise ValueError(f"unknown built-in policy {name!r} (built-ins: {', '.join(POLICIES)})")
+
+
+def play_local(
+    rules: Rules,
+    policies: Sequence[Policy],
+    rng: random.Random,
+    on_decision: Callable[[Game], None] | None = None,
+) -> Game:
+    """Play a whole match in-process; shuffles come from `rng` and are recorded in the game."""
+    game = Game(rules)
+    while not game.over:
+        chance = game.chance
+        if chance is not None:
+            order = list(chance)
+            rng.shuffle(order)
+            game.apply_shuffle(order)
+            continue
+        seat: int = game.to_move  # type: ignore[assignment]
+        if on_decision is not None:
+            on_decision(game)
+        legal = game.legal_actions()
+        game.apply(policies[seat].choose(view(game, seat), legal))
+    return game

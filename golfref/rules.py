@@ -1,0 +1,564 @@
+"""Rule options, the four presets, and their resolution into one frozen `Rules` value.
+
+A preset is a set of defaults; some depend on the layout or the player count and are
+resolved only after the caller's own overrides are applied. An explicit override always
+wins. Impossible combinations raise `RulesError` naming the options involved.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = [
+    "Reveal",
+    "RevealChoice",
+    "FlipAfterThrow",
+    "Lines",
+    "Cancel",
+    "PairScope",
+    "Rules",
+    "RulesError",
+    "PRESETS",
+    "OPTION_NAMES",
+    "resolve_rules",
+    "parse_layout",
+]
+
+
+class RulesError(ValueError):
+    """A rule option, value or combination that cannot be played."""
+
+
+class Reveal(enum.Enum):
+    """How the start-of-hole reveal works (D1)."""
+
+    PEEK = "peek"
+    """The owner privately learns the card; it stays face down."""
+    FLIP = "flip"
+    """The card is turned face up for everyone."""
+
+
+class RevealChoice(enum.Enum):
+    """Who chooses the slots revealed at the start of a hole (D1)."""
+
+    FIXED = "fixed"
+    """The leftmost slots of the top row, continuing along the next row."""
+    PLAYER = "player"
+    """Each player picks its slots before the first turn."""
+
+
+class FlipAfterThrow(enum.Enum):
+    """What happens after a stock card is thrown away (D5)."""
+
+    NONE = "none"
+    """No flip."""
+    MAY = "may"
+    """The player may turn one own face-down card face up."""
+    MUST = "must"
+    """The player must turn one own face-down card face up, if any is left."""
+
+
+class Lines(enum.Enum):
+    """Which lines cancel under whole-line cancelling."""
+
+    COLUMNS = "columns"
+    """Columns only."""
+    ROWS = "columns+rows"
+    """Columns and rows."""
+    DIAGONALS = "columns+rows+diagonals"
+    """Columns, rows and both diagonals (square grids only)."""
+
+
+class Cancel(enum.Enum):
+    """How a line cancels."""
+
+    LINE = "line"
+    """A whole line of one rank scores 0."""
+    PAIRS = "pairs"
+    """Every card whose rank appears twice or more in its group scores 0."""
+
+
+class PairScope(enum.Enum):
+    """Where pairs cancel, with `cancel: pairs`."""
+
+    COLUMNS = "columns"
+    """Within a column."""
+    ROWS = "columns+rows"
+    """Within a column or within a row."""
+    GRID = "grid"
+    """Anywhere in the grid."""
+
+
+DOUBLE = "double"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A fully resolved rule set: every option has its final value."""
+
+    preset: str
+    players: int
+    rows: int
+    cols: int
+    decks: int
+    jokers: int | None
+    twos: int
+    court_values: str
+    reveal_count: int
+    reveal: Reveal
+    reveal_choice: RevealChoice
+    flip_after_throw: FlipAfterThrow
+    swap_face_up: bool
+    knocking: bool
+    knock_penalty: int | str
+    lines: Lines
+    cancel: Cancel
+    pair_scope: PairScope
+    block_bonus: int | None
+    card_powers: bool
+    holes: int
+    turn_limit: int
+
+    @property
+    def cards(self) -> int:
+        """Cards in one grid."""
+        return self.rows * self.cols
+
+    @property
+    def layout(self) -> str:
+        """The layout written as `ROWSxCOLS`."""
+        return f"{self.rows}x{self.cols}"
+
+    @property
+    def jack_value(self) -> int:
+        """Points of a jack."""
+        return 11 if self.court_values == "11/12" else 10
+
+    @property
+    def queen_value(self) -> int:
+        """Points of a queen."""
+        return 12 if self.court_values == "11/12" else 10
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain data, with the option names a match config uses."""
+        out: dict[str, Any] = {"preset": self.preset, "players": self.players, "layout": self.layout}
+        for f in fields(self):
+            if f.name in ("preset", "players", "rows", "cols"):
+                continue
+            value = getattr(self, f.name)
+            if f.name == "swap_face_up":
+                out["swap_face"] = "up" if value else "down"
+                continue
+            if f.name in ("jokers", "block_bonus") and value is None:
+                value = "off"
+            out[f.name] = value.value if isinstance(value, enum.Enum) else value
+        return out
+
+
+# Option names as a config writes them, in the order `golfref rules` prints them.
+OPTION_NAMES: tuple[str, ...] = (
+    "layout",
+    "decks",
+    "jokers",
+    "twos",
+    "court_values",
+    "reveal_count",
+    "reveal",
+    "reveal_choice",
+    "flip_after_throw",
+    "swap_face",
+    "knocking",
+    "knock_penalty",
+    "lines",
+    "cancel",
+    "pair_scope",
+    "block_bonus",
+    "card_powers",
+    "holes",
+    "turn_limit",
+)
+
+# Defaults per preset. "auto" and None mean: resolved from the layout and player count.
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {
+        "max_players": 6,
+        "layout": "2x3",
+        "decks": "auto",
+        "jokers": "off",
+        "twos": -2,
+        "court_values": "10/10",
+        "reveal_count": 2,
+        "reveal": "peek",
+        "reveal_choice": "fixed",
+        "flip_after_throw": "must",
+        "swap_face": "up",
+        "knocking": False,
+        "knock_penalty": 10,
+        "lines": None,  # columns; rows too on 3x3
+        "cancel": "line",
+        "pair_scope": "columns",
+        "block_bonus": "off",
+        "card_powers": False,
+        "holes": 9,
+        "turn_limit": 100,
+    },
+    "classic": {
+        "max_players": 8,
+        "layout": "2x3",
+        "decks": "auto",
+        "jokers": "off",
+        "twos": -2,
+        "court_values": "10/10",
+        "reveal_count": 2,
+        "reveal": "flip",
+        "reveal_choice": "player",
+        "flip_after_throw": "none",
+        "swap_face": "up",
+        "knocking": False,
+        "knock_penalty": 10,
+        "lines": "columns",
+        "cancel": "line",
+        "pair_scope": "columns",
+        "block_bonus": "off",
+        "card_powers": False,
+        "holes": 9,
+        "turn_limit": 100,
+    },
+    "knock": {
+        "max_players": 8,
+        "layout": "2x3",
+        "decks": "auto",
+        "jokers": "off",
+        "twos": 2,
+        "court_values": "10/10",
+        "reveal_count": 2,
+        "reveal": "flip",
+        "reveal_choice": "player",
+        "flip_after_throw": "none",
+        "swap_face": "up",
+        "knocking": True,
+        "knock_penalty": 10,
+        "lines": "columns",
+        "cancel": "pairs",
+        "pair_scope": "columns",
+        "block_bonus": "off",
+        "card_powers": False,
+        "holes": 9,
+        "turn_limit": 100,
+    },
+    "arena": {
+        "max_players": 8,
+        "layout": "2x3",
+        "decks": "auto",
+        "jokers": "off",
+        "twos": -2,
+        "court_values": "10/10",
+        "reveal_count": None,  # 3 on 3x3, else 2
+        "reveal": None,  # peek on 2x2, else flip
+        "reveal_choice": "player",
+        "flip_after_throw": "none",
+        "swap_face": None,  # down on 2x2, else up
+        "knocking": None,  # on ("closing") on 2x2, else off
+        "knock_penalty": 10,
+        "lines": "columns",
+        "cancel": "line",
+        "pair_scope": "columns",
+        "block_bonus": "off",
+        "card_powers": False,
+        "holes": 9,
+        "turn_limit": 100,
+    },
+}
+
+_LAYOUT_BY_CARDS = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
+_JOKER_DEFAULT_VALUE = -2
+_BLOCK_DEFAULT_TOTAL = -20
+
+
+def parse_layout(value: Any) -> tuple[int, int]:
+    """Read a layout: `ROWSxCOLS` (1 to 4 each) or a card count 4, 6, 8 or 9."""
+    if isinstance(value, bool):
+        raise RulesError(f"layout: expected ROWSxCOLS such as 2x3, or 4, 6, 8, 9; got {value!r}")
+    if isinstance(value, int):
+        if value in _LAYOUT_BY_CARDS:
+            return _LAYOUT_BY_CARDS[value]
+        raise RulesError(f"layout: {value} cards has no standard shape; write ROWSxCOLS such as 2x3")
+    if isinstance(value, str):
+        text = value.strip().lower().replace("×", "x")
+        if text.isdigit():
+            return parse_layout(int(text))
+        rows_text, sep, cols_text = text.partition("x")
+        if sep and rows_text.strip().isdigit() and cols_text.strip().isdigit():
+            rows, cols = int(rows_text), int(cols_text)
+            if not (1 <= rows <= 4 and 1 <= cols <= 4):
+                raise RulesError(f"layout: rows and columns must each be 1 to 4, got {value!r}")
+            return rows, cols
+    raise RulesError(f"layout: expected ROWSxCOLS such as 2x3, or 4, 6, 8, 9; got {value!r}")
+
+
+def _off_or_int(name: str, value: Any, default_on: int) -> int | None:
+    if value is None or value is False or (isinstance(value, str) and value.lower() == "off"):
+        return None
+    if value is True or (isinstance(value, str) and value.lower() == "on"):
+        return default_on
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    raise RulesError(f"{name}: expected off, on or a whole number, got {value!r}")
+
+
+def _int_in(name: str, value: Any, lo: int, hi: int, alt: str = "") -> int:
+    expected = f"{name}: expected a whole number from {lo} to {hi}{' ' + alt if alt else ''}"
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise RulesError(f"{expected}, got {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        raise RulesError(f"{expected}, got {value!r}") from None
+    if not lo <= number <= hi:
+        raise RulesError(f"{name}: must be {lo} to {hi}, got {number}")
+    return number
+
+
+def _bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("on", "true", "yes"):
+        return True
+    if isinstance(value, str) and value.lower() in ("off", "false", "no"):
+        return False
+    raise RulesError(f"{name}: expected on or off, got {value!r}")
+
+
+def _enum(name: str, cls: type[enum.Enum], value: Any) -> Any:
+    if value is False and cls is FlipAfterThrow:
+        # YAML 1.1 reads a bare `no` as false.
+        return FlipAfterThrow.NONE
+    if isinstance(value, str):
+        text = value.strip().lower().replace(" ", "")
+        if cls is FlipAfterThrow and text == "no":
+            return FlipAfterThrow.NONE
+        for member in cls:
+            if member.value == text:
+                return member
+    allowed = ", ".join(m.value for m in cls)
+    raise RulesError(f"{name}: expected one of {allowed}; got {value!r}")
+
+
+def closest_name(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
+    """The candidate nearest to `name` by edit distance, if any is reasonably close."""
+    best, best_d = None, math.inf
+    for cand in candidates:
+        d = _edit_distance(name.lower(), cand.lower())
+        if d < best_d:
+            best, best_d = cand, d
+    if best is not None and best_d <= max(2, len(name) // 3):
+        return best
+    return None
+
+
+def _edit_distance(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _auto_decks(preset: str, players: int, rows: int, cols: int) -> int:
+    cards = rows * cols
+    if preset == "standard":
+        return 2 if players * cards > 24 else 1
+    if preset == "arena" and (rows, cols) == (2, 2):
+        return 1
+    if preset == "arena" and (rows, cols) == (2, 3):
+        return 1 if players <= 5 else 2
+    if preset == "arena" and (rows, cols) == (3, 3):
+        return 1 if players <= 3 else (2 if players <= 6 else 3)
+    if preset in ("classic", "knock", "arena"):
+        return 1 if players <= 4 else 2
+    raise AssertionError(preset)
+
+
+def deal_fits(players: int, cards: int, decks: int, jokers: bool) -> bool:
+    """Whether grids, one discard and at least one stock card fit in the decks (D12)."""
+    return players * cards + 2 <= decks * (52 + (2 if jokers else 0))
+
+
+def resolve_rules(
+    preset: str = "standard",
+    overrides: Mapping[str, Any] | None = None,
+    players: int = 2,
+) -> Rules:
+    """Resolve a preset plus overrides for a player count into a `Rules` value."""
+    if preset not in PRESETS:
+        hint = closest_name(preset, list(PRESETS))
+        extra = f"; did you mean {hint!r}?" if hint else ""
+        raise RulesError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)}){extra}")
+    base = PRESETS[preset]
+    given = dict(overrides or {})
+    for key in given:
+        if key not in OPTION_NAMES:
+            hint = closest_name(key, list(OPTION_NAMES))
+            extra = f"; did you mean {hint!r}?" if hint else ""
+            raise RulesError(f"unknown rule option {key!r}{extra}")
+
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+        raise RulesError(f"players: must be 2 to 8, got {players!r}")
+    if players > base["max_players"]:
+        raise RulesError(
+            f"players: preset {preset!r} is for 2 to {base['max_players']} players, got {players} "
+            "(presets classic, knock and arena take up to 8)"
+        )
+
+    def pick(name: str) -> Any:
+        return given[name] if name in given else base[name]
+
+    rows, cols = parse_layout(pick("layout"))
+    cards = rows * cols
+    square = rows == cols
+    two_by_two = (rows, cols) == (2, 2)
+
+    jokers = _off_or_int("jokers", pick("jokers"), _JOKER_DEFAULT_VALUE)
+    twos = _int_in("twos", pick("twos"), -2, 2)
+    if twos not in (-2, 2):
+        raise RulesError(f"twos: must be -2 or 2, got {twos}")
+    court = str(pick("court_values")).replace(" ", "")
+    if court not in ("10/10", "11/12"):
+        raise RulesError(f"court_values: expected 10/10 or 11/12, got {pick('court_values')!r}")
+
+    if "reveal_count" in given:
+        reveal_count = _int_in("reveal_count", given["reveal_count"], 0, 16)
+        if reveal_count > cards:
+            raise RulesError(
+                f"reveal_count: {reveal_count} is more than the {cards} cards of layout {rows}x{cols}"
+            )
+    else:
+        default_count = base["reveal_count"]
+        if default_count is None:  # arena: 3 on the 9-card grid
+            default_count = 3 if (rows, cols) == (3, 3) else 2
+        # A preset default never exceeds a small grid: all its cards are revealed then.
+        reveal_count = min(default_count, cards)
+
+    reveal_value = pick("reveal")
+    if reveal_value is None:
+        reveal_value = "peek" if two_by_two else "flip"
+    reveal = _enum("reveal", Reveal, reveal_value)
+    reveal_choice = _enum("reveal_choice", RevealChoice, pick("reveal_choice"))
+    flip_after_throw = _enum("flip_after_throw", FlipAfterThrow, pick("flip_after_throw"))
+
+    swap_value = pick("swap_face")
+    if swap_value is None:
+        swap_value = "down" if two_by_two else "up"
+    if isinstance(swap_value, str) and swap_value.lower() in ("up", "down"):
+        swap_face_up = swap_value.lower() == "up"
+    else:
+        raise RulesError(f"swap_face: expected up or down, got {swap_value!r}")
+
+    knock_value = pick("knocking")
+    if knock_value is None:
+        knock_value = two_by_two
+    knocking = _bool("knocking", knock_value)
+    penalty_value = pick("knock_penalty")
+    if isinstance(penalty_value, str) and penalty_value.strip().lower() == DOUBLE:
+        knock_penalty: int | str = DOUBLE
+    else:
+        knock_penalty = _int_in("knock_penalty", penalty_value, 0, 100, "or double")
+
+    lines_value = pick("lines")
+    if lines_value is None:  # standard: rows cancel too on 3x3 only
+        lines_value = "columns+rows" if (rows, cols) == (3, 3) else "columns"
+    lines = _enum("lines", Lines, lines_value)
+    if lines is Lines.DIAGONALS and not square:
+        raise RulesError(
+            f"lines: diagonals need a square grid, but layout is {rows}x{cols} "
+            "(options lines and layout)"
+        )
+    cancel = _enum("cancel", Cancel, pick("cancel"))
+    pair_scope = _enum("pair_scope", PairScope, pick("pair_scope"))
+    if cancel is Cancel.LINE and "pair_scope" in given and pair_scope is not PairScope.COLUMNS:
+        raise RulesError("pair_scope: applies only with cancel: pairs (options pair_scope and cancel)")
+    if cancel is Cancel.PAIRS and "lines" in given and lines is not Lines.COLUMNS:
+        raise RulesError(
+            "lines: applies only with cancel: line; with cancel: pairs use pair_scope "
+            "(options lines and cancel)"
+        )
+    # Each cancel mode has one option saying where it applies; the other is pinned to
+    # its plain value so a resolved rule set has one written form.
+    if cancel is Cancel.PAIRS:
+        lines = Lines.COLUMNS
+    else:
+        pair_scope = PairScope.COLUMNS
+
+    block_bonus = _off_or_int("block_bonus", pick("block_bonus"), _BLOCK_DEFAULT_TOTAL)
+    card_powers = _bool("card_powers", pick("card_powers"))
+    holes = _int_in("holes", pick("holes"), 1, 36)
+    turn_limit = _int_in("turn_limit", pick("turn_limit"), 1, 10_000)
+
+    has_jokers = jokers is not None
+    decks_value = pick("decks")
+    if isinstance(decks_value, str) and decks_value.lower() == "auto":
+        decks = _auto_decks(preset, players, rows, cols)
+        # Where the preset's rule leaves a deal that cannot fit (layouts its text never
+        # names), take the fewest decks that do fit.
+        while not deal_fits(players, cards, decks, has_jokers) and decks < 4:
+            decks += 1
+    else:
+        decks = _int_in("decks", decks_value, 1, 4)
+    if not deal_fits(players, cards, decks, has_jokers):
+        total = decks * (52 + (2 if has_jokers else 0))
+        raise RulesError(
+            f"the deal does not fit: {players} players x {cards} cards + 1 discard + 1 stock card "
+            f"needs {players * cards + 2} cards, but {decks} deck(s) hold {total} "
+            "(options players, layout, decks, jokers)"
+        )
+
+    return Rules(
+        preset=preset,
+        players=players,
+        rows=rows,
+        cols=cols,
+        decks=decks,
+        jokers=jokers,
+        twos=twos,
+        court_values=court,
+        reveal_count=reveal_count,
+        reveal=reveal,
+        reveal_choice=reveal_choice,
+        flip_after_throw=flip_after_throw,
+        swap_face_up=swap_face_up,
+        knocking=knocking,
+        knock_penalty=knock_penalty,
+        lines=lines,
+        cancel=cancel,
+        pair_scope=pair_scope,
+        block_bonus=block_bonus,
+        card_powers=card_powers,
+        holes=holes,
+        turn_limit=turn_limit,
+    )
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    """Rebuild `Rules` from `Rules.to_dict()` output, checking it resolves to itself."""
+    if not isinstance(data, Mapping):
+        raise RulesError("rules: expected a mapping")
+    preset = data.get("preset")
+    players = data.get("players")
+    if not isinstance(preset, str):
+        raise RulesError("rules: preset missing or not a string")
+    overrides = {k: v for k, v in data.items() if k not in ("preset", "players")}
+    rules = resolve_rules(preset, overrides, players if isinstance(players, int) else -1)
+    if rules.to_dict() != dict(data):
+        raise RulesError("rules: the recorded rules are not a resolved rule set")
+    return rules

@@ -1,0 +1,151 @@
+"""Scoring one fully revealed grid under a rule set (D9, D10)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Rank
+from .rules import Cancel, Lines, PairScope, Rules
+
+__all__ = ["Line", "GridScore", "card_value", "score_grid", "rank_values"]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A cancelled group of slots: a column, row, diagonal, or a pair group."""
+
+    kind: str
+    """`column`, `row`, `diagonal`, or `grid` (pairs anywhere)."""
+    index: int
+    """Column or row number from 0; diagonal 0 runs from top left, 1 from top right."""
+    slots: tuple[int, ...]
+    """The slots (row-major, from 0) whose cards this group cancelled."""
+
+    def __str__(self) -> str:
+        if self.kind == "grid":
+            return "pairs in grid"
+        if self.kind == "diagonal":
+            return "diagonal " + ("\\" if self.index == 0 else "/")
+        return f"{self.kind} {self.index + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class GridScore:
+    """The score of one grid, with how every card contributed."""
+
+    total: int
+    points: tuple[int, ...]
+    """Points of each slot, row-major; cancelled cards score 0, block cards their share."""
+    cancelled: tuple[Line, ...]
+    """The lines (or pair groups) that cancelled, in scan order."""
+    blocks: tuple[int, ...]
+    """Top-left slot of each 2x2 block found (D10)."""
+
+
+def rank_values(rules: Rules) -> dict[Rank, int]:
+    """Points of each rank under `rules` (jokers only when they are on)."""
+    values = {
+        Rank.ACE: 1,
+        Rank.TWO: rules.twos,
+        Rank.JACK: rules.jack_value,
+        Rank.QUEEN: rules.queen_value,
+        Rank.KING: 0,
+    }
+    for rank in (Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE):
+        values[rank] = int(rank.value)
+    values[Rank.TEN] = 10
+    if rules.jokers is not None:
+        values[Rank.JOKER] = rules.jokers
+    return values
+
+
+def card_value(rank: Rank, rules: Rules) -> int:
+    """Points of one card of `rank` under `rules`."""
+    try:
+        return rank_values(rules)[rank]
+    except KeyError:
+        raise ValueError("a joker is not in play: the jokers option is off") from None
+
+
+def _line_groups(rules: Rules, include_rows: bool, include_diagonals: bool) -> list[Line]:
+    rows, cols = rules.rows, rules.cols
+    groups = [Line("column", c, tuple(r * cols + c for r in range(rows))) for c in range(cols)]
+    if include_rows:
+        groups += [Line("row", r, tuple(r * cols + c for c in range(cols))) for r in range(rows)]
+    if include_diagonals and rows == cols:
+        groups.append(Line("diagonal", 0, tuple(i * cols + i for i in range(rows))))
+        groups.append(Line("diagonal", 1, tuple(i * cols + (cols - 1 - i) for i in range(rows))))
+    # A line of one card is no line: it would cancel every card of a one-row grid.
+    return [g for g in groups if len(g.slots) >= 2]
+
+
+def _find_blocks(ranks: Sequence[Rank], rows: int, cols: int) -> list[int]:
+    used = [False] * len(ranks)
+    found = []
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            square = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            if any(used[s] for s in square):
+                continue
+            if len({ranks[s] for s in square}) == 1:
+                for s in square:
+                    used[s] = True
+                found.append(square[0])
+    return found
+
+
+def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
+    """Score a fully revealed grid given as ranks in row-major order."""
+    rows, cols = rules.rows, rules.cols
+    if len(ranks) != rows * cols:
+        raise ValueError(f"a {rows}x{cols} grid has {rows * cols} cards, got {len(ranks)}")
+    values = rank_values(rules)
+    if rules.jokers is None and Rank.JOKER in ranks:
+        raise ValueError("the grid has a joker but the jokers option is off")
+    points = [values[r] for r in ranks]
+
+    in_block = [False] * len(ranks)
+    blocks: list[int] = []
+    if rules.block_bonus is not None and rows >= 2 and cols >= 2:
+        blocks = _find_blocks(ranks, rows, cols)
+        for top_left in blocks:
+            square = (top_left, top_left + 1, top_left + cols, top_left + cols + 1)
+            # The block's fixed total stands in for its four cards (D10).
+            share, rest = divmod(rules.block_bonus, 4)
+            for i, s in enumerate(square):
+                in_block[s] = True
+                points[s] = share + (1 if i < rest else 0)
+
+    cancelled: list[Line] = []
+    zero = [False] * len(ranks)
+    if rules.cancel is Cancel.LINE:
+        groups = _line_groups(
+            rules,
+            include_rows=rules.lines in (Lines.ROWS, Lines.DIAGONALS),
+            include_diagonals=rules.lines is Lines.DIAGONALS,
+        )
+        for group in groups:
+            if len({ranks[s] for s in group.slots}) == 1:
+                cancelled.append(group)
+                for s in group.slots:
+                    zero[s] = True
+    else:
+        if rules.pair_scope is PairScope.GRID:
+            groups = [Line("grid", 0, tuple(range(len(ranks))))]
+        else:
+            groups = _line_groups(rules, include_rows=rules.pair_scope is PairScope.ROWS, include_diagonals=False)
+        for group in groups:
+            counts = Counter(ranks[s] for s in group.slots)
+            hit = tuple(s for s in group.slots if counts[ranks[s]] >= 2)
+            if hit:
+                cancelled.append(Line(group.kind, group.index, hit))
+                for s in hit:
+                    zero[s] = True
+
+    for s in range(len(ranks)):
+        # A card in a block scores its share of the block total, never 0 (D10).
+        if zero[s] and not in_block[s]:
+            points[s] = 0
+    return GridScore(sum(points), tuple(points), tuple(cancelled), tuple(blocks))
