@@ -21,7 +21,7 @@ test: $(STAMP)
 	@$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran"; exit 1; fi; exit $$rc
 
 bench: $(STAMP)
-	@$(BIN)/python -m benchmarks
+	@$(BIN)/python -m bench
 
 lint: $(STAMP)
 	@$(BIN)/python -m pip install --quiet mypy ruff

@@ -258,6 +258,7 @@ class Game:
         self.all_seats = (1 << self.players) - 1
         self.history: list[Event] = []
         self.results: list[HoleResult] = []
+        self.hole_scores: tuple[tuple[int, ...], ...] = ()
         self.totals = [0] * self.players
         self.hole = 0
         self.over = False
@@ -610,6 +611,7 @@ class Game:
                 turns=tuple(self.turns),
             )
         )
+        self.hole_scores += (tuple(scores),)
         self.decision = None
         self.to_move = None
         self._legal = None

@@ -1,0 +1,1 @@
+"""Benchmarks for `make bench`; run as `python -m bench [SECTION...]`."""
