@@ -139,15 +139,17 @@ def parse_card(text: str) -> Card:
     The suit is optional; a joker is `X`, optionally `XR` or `XB` for its colour.
     """
     raw = text.strip()
-    body, _, deck_text = raw.partition("#")
+    body, sep, deck_text = raw.partition("#")
     deck = 1
-    if deck_text:
-        if not deck_text.isdigit() or not 1 <= int(deck_text) <= 4:
+    if sep:
+        if deck_text not in ("1", "2", "3", "4"):
             raise CardError(f"bad deck number in card {text!r} (expected #1 to #4)")
         deck = int(deck_text)
     if not body:
         raise CardError(f"empty card {text!r}")
     suit: Suit | None = None
+    if body.upper() in ("JOKER", "JK"):
+        return Card(Rank.JOKER, None, deck)
     last = body[-1]
     if last in _SYMBOL_TO_SUIT:
         suit, body = _SYMBOL_TO_SUIT[last], body[:-1]
