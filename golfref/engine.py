@@ -549,7 +549,9 @@ class Game:
             self._end_hole(HoleEnd.KNOCKED if self.knocker is not None else HoleEnd.CLOSED)
             return
         limit = self.rules.turn_limit
-        if self.turns[seat] >= limit and min(self.turns) >= limit:
+        # G17: the turn limit stops stalling; the few turns owed after a close or knock
+        # are always played out.
+        if self.final_left < 0 and self.turns[seat] >= limit and min(self.turns) >= limit:
             self._end_hole(HoleEnd.TURN_LIMIT)
             return
         if not self.stock:
