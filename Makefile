@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: $(STAMP)
-	@$(BIN)/python -m golfref.demo
+	@$(BIN)/golfref run sample_matches/quickstart.yaml
 
 test: $(STAMP)
 	@$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran"; exit 1; fi; exit $$rc

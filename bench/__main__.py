@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from . import engine
+from . import engine, referee
 
-SECTIONS = {"engine": engine.run}
+SECTIONS = {"engine": engine.run, "referee": referee.run}
 
 
 def main(argv: list[str]) -> None:

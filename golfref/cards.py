@@ -7,7 +7,7 @@ shuffle is a permutation of that tuple supplied from outside.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = [
@@ -107,10 +107,15 @@ class Card:
     rank: Rank
     suit: Suit | None = None
     deck: int = 1
+    name: str = field(init=False, repr=False, compare=False)
+    """The written form, computed once: views turn thousands of cards into text."""
+
+    def __post_init__(self) -> None:
+        text = self.rank.value + (self.suit.value if self.suit else "")
+        object.__setattr__(self, "name", text if self.deck == 1 else f"{text}#{self.deck}")
 
     def __str__(self) -> str:
-        text = self.rank.value + (self.suit.value if self.suit else "")
-        return text if self.deck == 1 else f"{text}#{self.deck}"
+        return self.name
 
     @property
     def pretty(self) -> str:

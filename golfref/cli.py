@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from typing import Annotated, Any, NoReturn
 
@@ -10,6 +11,10 @@ import typer
 import yaml
 
 from .cards import CardError, Rank, parse_card
+from .config import ConfigError, MatchConfig, load_config
+from .engine import HoleResult
+from .referee import MatchInterrupted, MatchResult, run_match
+from .terminal import sanitize
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
 
@@ -171,6 +176,107 @@ def rules(
         sys.stdout.write(yaml.safe_dump(data, sort_keys=False))
 
 
+def _config_or_fail(path: str) -> MatchConfig:
+    try:
+        return load_config(path)
+    except ConfigError as e:
+        fail(str(e))
+
+
+@app.command("check-config")
+def check_config(
+    config: Annotated[str, typer.Argument(help="The match config (YAML) to check.")],
+) -> None:
+    """Check a match config without starting any bot."""
+    cfg = _config_or_fail(config)
+    kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
+    out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@app.command()
+def run(
+    config: Annotated[str, typer.Argument(help="The match config (YAML).")],
+    log: Annotated[str | None, typer.Option("--log", help="Write the log here instead of the config's log.path.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the shuffles (overrides the config).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
+) -> None:
+    """Play a match between bots and print the standings."""
+    cfg = _config_or_fail(config)
+
+    def progress(result: HoleResult, names: tuple[str, ...]) -> None:
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores))
+        err(f"hole {result.hole + 1}/{cfg.rules.holes}: {scores} ({result.end.value})")
+
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        result = run_match(cfg, seed=seed, log_path=log, on_hole=None if quiet else progress)
+    except MatchInterrupted as e:
+        err(f"golfref: interrupted; the incomplete log is {e.log_path}")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    except OSError as e:
+        fail(f"cannot write the log: {e}", EXIT_INTERNAL)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if as_json:
+        out(json.dumps(summary_json(result), ensure_ascii=False))
+    else:
+        for line in standings_lines(result):
+            out(line)
+    if strict and result.faults:
+        raise typer.Exit(EXIT_FAULTED)
+
+
+def summary_json(result: MatchResult) -> dict[str, Any]:
+    """The machine-readable summary `golfref run --json` prints."""
+    return {
+        "match_id": result.log["match_id"],
+        "log": str(result.log_path),
+        "seed": result.log["seed"],
+        "players": [
+            {
+                "seat": i,
+                "name": name,
+                "status": result.statuses[i].value,
+                "faults": sum(1 for f in result.faults if f.seat == i),
+                "holes": [h[i] for h in result.hole_scores],
+                "total": result.totals[i],
+                "place": result.placings[i],
+            }
+            for i, name in enumerate(result.names)
+        ],
+        "faults": [f.to_json() for f in result.faults],
+    }
+
+
+def standings_lines(result: MatchResult) -> list[str]:
+    """The standings table `golfref run` prints, best place first."""
+    names = [sanitize(n) for n in result.names]
+    holes = len(result.hole_scores)
+    width = max(6, *(len(n) for n in names))
+    head = f"{'place':<5}  {'player':<{width}}  " + " ".join(f"{h + 1:>4}" for h in range(holes)) + f"  {'total':>5}  status"
+    lines = [head]
+    order = sorted(range(len(names)), key=lambda s: (result.placings[s], s))
+    for s in order:
+        cells = " ".join(f"{h[s]:>4}" for h in result.hole_scores)
+        status = result.statuses[s].value
+        count = sum(1 for f in result.faults if f.seat == s)
+        if count:
+            status += f" ({count} fault{'s' if count != 1 else ''})"
+        lines.append(f"{result.placings[s]:<5}  {names[s]:<{width}}  {cells}  {result.totals[s]:>5}  {status}")
+    for f in result.faults:
+        where = f"hole {f.hole + 1}" if f.hole is not None else "match"
+        req = f", request {f.request}" if f.request is not None else ""
+        lines.append(f"fault: {names[f.seat]}: {f.kind.value} ({where}{req}): {sanitize(f.message)}")
+    lines.append(f"log: {result.log_path}")
+    return lines
+
+
 def main() -> None:
     """Console entry point: runs the app and turns stray errors into exit code 3."""
     try:
@@ -178,6 +284,9 @@ def main() -> None:
     except KeyboardInterrupt:
         err("golfref: interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except Exception as e:  # a bug in golfref itself: one line, not a traceback
+        err(f"golfref: internal error: {type(e).__name__}: {_one_line(str(e))}")
+        sys.exit(EXIT_INTERNAL)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import Card, Rank, deck_set
 from .rules import DOUBLE, FlipAfterThrow, Reveal, RevealChoice, Rules
@@ -109,13 +109,20 @@ class Action:
     kind: ActionKind
     slot: int | None = None
     seat: int | None = None
+    text: str = field(init=False, repr=False, compare=False)
+    """The written form, computed once: every request lists the legal actions as text."""
+
+    def __post_init__(self) -> None:
+        if self.kind is _K_TARGET:
+            text = f"target:{self.seat}:{self.slot}"
+        elif self.slot is not None:
+            text = f"{self.kind.value}:{self.slot}"
+        else:
+            text = self.kind.value
+        object.__setattr__(self, "text", text)
 
     def __str__(self) -> str:
-        if self.kind is _K_TARGET:
-            return f"target:{self.seat}:{self.slot}"
-        if self.slot is not None:
-            return f"{self.kind.value}:{self.slot}"
-        return self.kind.value
+        return self.text
 
     @staticmethod
     def parse(text: str) -> Action:

@@ -1,0 +1,149 @@
+"""Referee speed: per-decision round trip against a bare pipe baseline, matches/s, memory.
+
+The baseline is a Python parent that exchanges the very same request lines, one per
+turn, with the very same instant bot over a pipe, and decodes each answer: everything
+a referee must do at the least. The ratio is the referee's own overhead on top (engine,
+views, JSON encoding, checks, log building, deadlines).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from golfref.config import parse_config
+from golfref.referee import _Referee, run_match
+
+HERE = Path(__file__).resolve().parent
+BOT = HERE / "instant_bot.py"
+
+
+def _config(players: int, preset: str, holes: int, transcript: bool, log_dir: str):
+    seats = "\n".join(
+        f"  - {{name: bot{i}, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOT))}]}}" for i in range(players)
+    )
+    text = textwrap.dedent(
+        f"""\
+        match: bench
+        rules: {{preset: {preset}, holes: {holes}}}
+        seed: 11
+        players:
+        """
+    ) + seats + f"\nlog:\n  path: {json.dumps(log_dir + '/{match_id}.json')}\n  transcript: {str(transcript).lower()}\n"
+    return parse_config(text, source="bench")
+
+
+def referee_round_trip(holes: int, log_dir: str, transcript: bool) -> tuple[float, int, list[tuple[int, str]]]:
+    """Play a 2-bot match; returns (microseconds per bot decision, decisions, requests).
+
+    Requests come back as (seat, line) only with `transcript` (which costs time of its own).
+    """
+    cfg = _config(2, "standard", holes, transcript=transcript, log_dir=log_dir)
+    referee = _Referee(cfg, None, None, None)
+    referee.start()
+    start = time.perf_counter()
+    referee.play()  # only the decisions: bot start-up and shutdown are timed elsewhere
+    elapsed = time.perf_counter() - start
+    result = referee.finish()
+    decisions = sum(1 for h in result.log["holes"] for s in h["steps"] if s.get("by") == "bot")
+    requests = []
+    for seat in (0, 1):
+        for path in sorted(Path(log_dir).glob(f"*.seat{seat}.transcript.jsonl")):
+            for line in path.read_text().splitlines():
+                entry = json.loads(line)
+                if entry["dir"] == "to_bot" and entry["line"].startswith('{"type":"request"'):
+                    requests.append((json.loads(entry["line"])["id"], seat, entry["line"]))
+    for path in Path(log_dir).glob("*"):
+        path.unlink()
+    requests.sort()
+    return elapsed / decisions * 1e6, decisions, [(seat, line) for _, seat, line in requests]
+
+
+def baseline_round_trip(requests: list[tuple[int, str]], rounds: int) -> float:
+    """Microseconds per exchange of one request line and one answer line with an instant bot.
+
+    Two children, one per seat, asked in the order the referee asked them, as in a match.
+    """
+    children = [
+        subprocess.Popen([sys.executable, str(BOT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        for _ in range(2)
+    ]
+    pipes = []
+    for child in children:
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(b'{"type":"hello"}\n')
+        child.stdout.readline()
+        pipes.append((child.stdin, child.stdout))
+    payload = [(pipes[seat], (line + "\n").encode()) for seat, line in requests]
+    start = time.perf_counter()
+    n = 0
+    for _ in range(rounds):
+        for (stdin, stdout), line in payload:
+            stdin.write(line)
+            json.loads(stdout.readline())
+            n += 1
+    elapsed = time.perf_counter() - start
+    for child in children:
+        assert child.stdin is not None
+        child.stdin.write(b'{"type":"goodbye"}\n')
+        child.stdin.close()
+        child.wait()
+    return elapsed / n * 1e6
+
+
+def matches_per_second(count: int, log_dir: str) -> float:
+    """Whole 1-hole matches (process start, handshake, play, shutdown) per second."""
+    cfg = _config(2, "standard", 1, transcript=False, log_dir=log_dir)
+    start = time.perf_counter()
+    for _ in range(count):
+        run_match(cfg)
+    elapsed = time.perf_counter() - start
+    for path in Path(log_dir).glob("*"):
+        path.unlink()
+    return count / elapsed
+
+
+_MEMORY_PROBE = """
+import json, resource, sys
+sys.path.insert(0, {root!r})
+from bench.referee import _config
+from golfref.referee import _Referee, run_match
+cfg = _config(8, "classic", {holes}, transcript=False, log_dir={log_dir!r})
+run_match(cfg)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def referee_peak_rss_mb(holes: int, log_dir: str) -> float:
+    """Peak resident memory of a referee process running an 8-bot match, in MiB."""
+    code = _MEMORY_PROBE.format(root=str(HERE.parent), holes=holes, log_dir=log_dir)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip().splitlines()[-1]) / 1024
+
+
+def run(quick: bool = False) -> None:
+    """Print the referee benchmark figures."""
+    repeats = 3 if quick else 5
+    holes = 3 if quick else 9
+    with tempfile.TemporaryDirectory() as log_dir:
+        ref_runs, base_runs = [], []
+        decisions = 0
+        _, _, requests = referee_round_trip(holes, log_dir, transcript=True)
+        for _ in range(repeats):
+            us, decisions, _ = referee_round_trip(holes, log_dir, transcript=False)
+            ref_runs.append(us)
+            base_runs.append(baseline_round_trip(requests, rounds=2))
+        ref, base = statistics.median(ref_runs), statistics.median(base_runs)
+        print("referee: instant Python bots over pipes")
+        print(f"  round trip per decision: referee {ref:.1f} us, bare pipe baseline {base:.1f} us, "
+              f"ratio {ref / base:.2f}x (goal <= 1.5x; medians of {repeats} runs, {decisions} decisions each)")
+        mps = statistics.median(matches_per_second(10 if quick else 30, log_dir) for _ in range(repeats))
+        print(f"  whole 1-hole matches between two instant bots: median {mps:.1f} matches/s")
+        rss = referee_peak_rss_mb(holes, log_dir)
+        print(f"  referee peak RSS with 8 bots (classic, {holes} holes): {rss:.1f} MiB (goal < 100 MiB)")

@@ -1,0 +1,264 @@
+"""Game logs: building them during a match, writing them atomically, reading them back.
+
+A log holds everything needed to re-derive every state without the random generator:
+the resolved rules, the declared cards, each hole's deal order, every reshuffle order and
+every action. `docs/LOG_FORMAT.md` documents each field; `schemas/log.schema.json`
+is its JSON Schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from . import __version__
+from .engine import Event, HoleResult, Move, Action, Shuffle
+from .rules import Rules
+
+__all__ = [
+    "LOG_FORMAT",
+    "SCHEMA_VERSION",
+    "LogError",
+    "LogBuilder",
+    "canonical_bytes",
+    "compute_digest",
+    "write_log",
+    "read_log",
+    "hole_result_json",
+    "history_from_log",
+]
+
+LOG_FORMAT = "golfref-log"
+SCHEMA_VERSION = 1
+
+
+class LogError(ValueError):
+    """A log file that cannot be read or does not describe a match."""
+
+
+def canonical_bytes(doc: dict[str, Any]) -> bytes:
+    """The canonical form the digest covers: orjson's compact UTF-8 with sorted keys, digest left out."""
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    try:
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError) as e:
+        raise LogError(f"the log holds a value JSON cannot carry: {e}") from None
+
+
+def compute_digest(doc: dict[str, Any]) -> str:
+    """The integrity digest of a log document."""
+    return "sha256:" + hashlib.sha256(canonical_bytes(doc)).hexdigest()
+
+
+def write_log(
+    path: str | os.PathLike[str], doc: dict[str, Any], durable: bool = True, body: bytes | None = None
+) -> None:
+    """Seal `doc` with its digest and write it atomically (a reader sees the old or the new file).
+
+    `durable` also syncs the file to the disk; the journal written between holes skips
+    that, since it guards against a crash of the referee, not of the machine. `body` is
+    `canonical_bytes(doc)` when the caller has it already.
+    """
+    if body is None:
+        body = canonical_bytes(doc)
+    doc["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
+    # The file is the canonical form itself with the digest added as a last key: one
+    # serialization instead of two, on a path the journal takes after every hole.
+    data = body[:-1] + (',"digest":"' + doc["digest"] + '"}\n').encode("ascii")
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a log file as JSON; raises LogError naming the file and what is wrong."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise LogError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise LogError(f"{p}: is a directory, not a log") from None
+    except OSError as e:
+        raise LogError(f"{p}: cannot read: {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LogError(f"{p}: not UTF-8 (byte {e.start})") from None
+    if not text.strip():
+        raise LogError(f"{p}: empty file")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        if e.pos >= len(text.rstrip()) - 1:
+            raise LogError(f"{p}: truncated: the JSON ends early (line {e.lineno})") from None
+        raise LogError(f"{p}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    if not isinstance(doc, dict):
+        raise LogError(f"{p}: a log is a JSON object, got {type(doc).__name__}")
+    return doc
+
+
+def hole_result_json(result: HoleResult, card_names: Sequence[str]) -> dict[str, Any]:
+    """A hole's result as recorded in the log."""
+    return {
+        "end": result.end.value,
+        "ender": result.ender,
+        "grids": [[card_names[c] for c in g] for g in result.grids],
+        "raw": [gs.total for gs in result.grid_scores],
+        "penalties": list(result.penalties),
+        "scores": list(result.scores),
+        "totals": list(result.totals),
+        "turns": list(result.turns),
+    }
+
+
+class LogBuilder:
+    """Accumulates a match log as the referee plays it."""
+
+    def __init__(
+        self,
+        *,
+        match_id: str,
+        match: str,
+        started_at: str,
+        seed: int,
+        rules: Rules,
+        card_names: Sequence[str],
+        time_control: dict[str, int],
+        fault_policy: dict[str, Any],
+        players: list[dict[str, Any]],
+    ) -> None:
+        self.card_names = list(card_names)
+        self.doc: dict[str, Any] = {
+            "format": LOG_FORMAT,
+            "schema_version": SCHEMA_VERSION,
+            "golfref_version": __version__,
+            "match_id": match_id,
+            "match": match,
+            "status": "running",
+            "complete": False,
+            "started_at": started_at,
+            "finished_at": None,
+            "seed": seed,
+            "rules": rules.to_dict(),
+            "time_control": time_control,
+            "fault_policy": fault_policy,
+            "cards": self.card_names,
+            "players": players,
+            "holes": [],
+            "faults": [],
+            "totals": None,
+            "placings": None,
+            "error": None,
+        }
+        self.current: dict[str, Any] | None = None
+        self._hole_bytes: list[bytes] = []  # canonical form of each finished hole, made once
+
+    def names(self, order: Sequence[int]) -> list[str]:
+        """Card ids as their written names."""
+        names = self.card_names
+        return [names[c] for c in order]
+
+    def start_hole(self, hole: int, starter: int, deal: Sequence[int]) -> None:
+        """Open a hole with its deal order."""
+        self.current = {"hole": hole, "starter": starter, "deal": self.names(deal), "steps": [], "result": None}
+
+    def reshuffle(self, order: Sequence[int]) -> None:
+        """Record a D7 reshuffle of the current hole."""
+        assert self.current is not None
+        self.current["steps"].append({"reshuffle": self.names(order)})
+
+    def step(self, seat: int, decision: str, action: str, by: str, request: int | None, ms: float | None) -> None:
+        """Record one decision of the current hole."""
+        assert self.current is not None
+        self.current["steps"].append(
+            {"seat": seat, "decision": decision, "action": action, "by": by, "request": request, "ms": ms}
+        )
+
+    def end_hole(self, result: HoleResult) -> None:
+        """Close the current hole with its result."""
+        assert self.current is not None
+        self.current["result"] = hole_result_json(result, self.card_names)
+        self.doc["holes"].append(self.current)
+        self._hole_bytes.append(orjson.dumps(self.current, option=orjson.OPT_SORT_KEYS))
+        self.current = None
+
+    def fault(self, record: dict[str, Any]) -> None:
+        """Record a bot fault."""
+        self.doc["faults"].append(record)
+
+    def canonical(self, doc: dict[str, Any]) -> bytes:
+        """`canonical_bytes(doc)` for a snapshot of this builder, without re-encoding finished holes.
+
+        The journal is rewritten after every hole; encoding only what changed keeps that
+        cost flat instead of growing with the match.
+        """
+        holes = doc["holes"]
+        finished = len(self._hole_bytes)
+        if len(holes) < finished or any(a is not b for a, b in zip(holes, self.doc["holes"][:finished])):
+            return canonical_bytes(doc)
+        head = canonical_bytes({**doc, "holes": []})
+        parts = list(self._hole_bytes)
+        parts += [orjson.dumps(h, option=orjson.OPT_SORT_KEYS) for h in holes[finished:]]
+        marker = b'"holes":[]'
+        at = head.index(marker)
+        return head[:at] + b'"holes":[' + b",".join(parts) + b"]" + head[at + len(marker) :]
+
+    def snapshot(self, include_open_hole: bool) -> dict[str, Any]:
+        """The log as it stands; the open hole (unfinished) only when asked for."""
+        doc = dict(self.doc)
+        doc["holes"] = list(self.doc["holes"])
+        if include_open_hole and self.current is not None:
+            doc["holes"].append(self.current)
+        return doc
+
+
+def history_from_log(doc: dict[str, Any]) -> list[Event]:
+    """The engine history (shuffles and moves) recorded in a log, for `Game.replay`.
+
+    Raises LogError naming the hole and step of anything it cannot read.
+    """
+    cards = doc["cards"]
+    ids = {name: i for i, name in enumerate(cards)}
+    if len(ids) != len(cards):
+        raise LogError("cards: a card name is listed twice")
+
+    def to_ids(names: list[str], where: str) -> tuple[int, ...]:
+        try:
+            return tuple(ids[n] for n in names)
+        except KeyError as e:
+            raise LogError(f"{where}: unknown card {e.args[0]!r}") from None
+
+    history: list[Event] = []
+    for h, hole in enumerate(doc["holes"]):
+        history.append(Shuffle(to_ids(hole["deal"], f"hole {h + 1} deal")))
+        for t, step in enumerate(hole["steps"]):
+            if "reshuffle" in step:
+                history.append(Shuffle(to_ids(step["reshuffle"], f"hole {h + 1} step {t + 1} reshuffle")))
+                continue
+            try:
+                action = Action.parse(step["action"])
+            except ValueError as e:
+                raise LogError(f"hole {h + 1} step {t + 1}: {e}") from None
+            history.append(Move(step["seat"], action))
+    return history

@@ -1,0 +1,164 @@
+"""Messages between the referee and bots: protocol version 1, one JSON object per line.
+
+Every message type is described in `schemas/protocol.schema.json`. Messages from bots
+are checked here by hand, to the letter of that schema, because a JSON Schema
+validation per decision would cost more than the rest of a round trip; a test keeps the
+two in agreement.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from .engine import HoleResult
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "MessageError",
+    "NotJson",
+    "InvalidMessage",
+    "hello",
+    "request",
+    "hole_end",
+    "match_end",
+    "goodbye",
+    "parse_ready",
+    "parse_answer",
+    "parse_message",
+]
+
+PROTOCOL_VERSION = 1
+
+_loads = json.loads
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    # orjson encodes a request ten times faster than the json module (2 us against 21 us),
+    # a large share of the referee's own time per decision.
+    return orjson.dumps(message).decode("utf-8")
+
+
+class MessageError(ValueError):
+    """A line from a bot that is not a valid protocol message."""
+
+
+class NotJson(MessageError):
+    """The line is not a JSON object."""
+
+
+class InvalidMessage(MessageError):
+    """The line is JSON but not the message expected."""
+
+
+def hello(seat: int, names: Sequence[str], rules: dict[str, Any], time: dict[str, int]) -> str:
+    """The handshake the referee sends first."""
+    return _dumps(
+        {
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "seat": seat,
+            "players": list(names),
+            "rules": rules,
+            "time": time,
+        }
+    )
+
+
+def request(
+    request_id: int,
+    decision: str,
+    view: dict[str, Any],
+    events: list[dict[str, Any]],
+    legal: Sequence[str],
+    time_ms: int,
+) -> str:
+    """One decision request."""
+    return _dumps(
+        {
+            "type": "request",
+            "id": request_id,
+            "decision": decision,
+            "view": view,
+            "events": events,
+            "legal": list(legal),
+            "time_ms": time_ms,
+        }
+    )
+
+
+def hole_end(result: HoleResult, card_names: Sequence[str]) -> str:
+    """The notice sent to every bot when a hole ends: revealed grids and scores."""
+    return _dumps(
+        {
+            "type": "hole_end",
+            "hole": result.hole,
+            "end": result.end.value,
+            "ender": result.ender,
+            "grids": [[card_names[c] for c in g] for g in result.grids],
+            "scores": list(result.scores),
+            "penalties": list(result.penalties),
+            "totals": list(result.totals),
+        }
+    )
+
+
+def match_end(totals: Sequence[int], placings: Sequence[int], disqualified: Sequence[int]) -> str:
+    """The notice sent to every bot when the match ends."""
+    return _dumps(
+        {
+            "type": "match_end",
+            "totals": list(totals),
+            "placings": list(placings),
+            "disqualified": sorted(disqualified),
+        }
+    )
+
+
+def goodbye() -> str:
+    """The last message; the referee closes stdin after it."""
+    return '{"type":"goodbye"}'
+
+
+def parse_message(line: str) -> dict[str, Any]:
+    """Decode one line as a JSON object with a string `type`."""
+    try:
+        data = _loads(line)
+    except (ValueError, RecursionError):
+        raise NotJson("not JSON") from None
+    if not isinstance(data, dict):
+        raise NotJson(f"a message is a JSON object, got {type(data).__name__}")
+    if not isinstance(data.get("type"), str):
+        raise InvalidMessage("the message has no string field 'type'")
+    return data
+
+
+def parse_ready(line: str) -> tuple[str, str | None]:
+    """Read a ready message: (name, version or None)."""
+    data = parse_message(line)
+    if data["type"] != "ready":
+        raise InvalidMessage(f"expected a ready message, got type {data['type']!r}")
+    name = data.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= 64:
+        raise InvalidMessage("ready needs a 'name' string of 1 to 64 characters")
+    version = data.get("version")
+    if version is not None and (not isinstance(version, str) or len(version) > 64):
+        raise InvalidMessage("ready's 'version' must be a string of at most 64 characters")
+    return name, version
+
+
+def parse_answer(line: str) -> tuple[int, str]:
+    """Read an answer message: (request id, action text)."""
+    data = parse_message(line)
+    if data["type"] != "answer":
+        raise InvalidMessage(f"expected an answer message, got type {data['type']!r}")
+    request_id = data.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, int) or request_id < 1:
+        raise InvalidMessage("answer needs an integer 'id' of at least 1")
+    action = data.get("action")
+    if not isinstance(action, str) or len(action) > 32:
+        raise InvalidMessage("answer needs an 'action' string of at most 32 characters")
+    return request_id, action

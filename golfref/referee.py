@@ -1,0 +1,560 @@
+"""The match loop: engine, views, protocol and bot processes joined together.
+
+A bot's misbehaviour is data: every timeout, crash, malformed line, wrong id, illegal
+choice or unasked output becomes a `Fault` in the log and is handled by the match's
+fault policy, so a match always finishes and always leaves a log. Only misuse of the
+referee itself raises out of `run_match`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import hashlib
+import json
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import protocol
+from .config import FaultMode, MatchConfig, PlayerSpec
+from .engine import Action, Game, HoleResult
+from .log import LogBuilder, write_log
+from .policies import Policy, make_policy
+from .process import BotPool, BotProcess, BotStartError, ReadStatus
+from .view import events_for, view
+
+__all__ = ["FaultKind", "SeatStatus", "Fault", "MatchResult", "MatchInterrupted", "run_match", "log_path_for"]
+
+# How much of an offending line a fault keeps.
+_LINE_KEEP = 200
+_CLOSE_GRACE = 0.5
+
+
+class FaultKind(enum.Enum):
+    """What a bot did wrong."""
+
+    START_FAILED = "start_failed"
+    """The program could not be started."""
+    TIMEOUT = "timeout"
+    """No complete line within the limit (startup or decision)."""
+    EXITED = "exited"
+    """The process exited or crashed, or closed its stdin."""
+    NOT_UTF8 = "not_utf8"
+    """A line that is not UTF-8."""
+    NOT_JSON = "not_json"
+    """A line that is not a JSON object."""
+    INVALID_MESSAGE = "invalid_message"
+    """JSON, but not the message expected (wrong type, missing or bad fields)."""
+    LINE_TOO_LONG = "line_too_long"
+    """A line longer than the limit."""
+    WRONG_ID = "wrong_id"
+    """An answer whose id is not the id of the open request."""
+    REPEATED_ID = "repeated_id"
+    """A second answer to a request already answered."""
+    ILLEGAL_ACTION = "illegal_action"
+    """An action that is malformed or not among the legal choices."""
+    UNASKED_OUTPUT = "unasked_output"
+    """Output when nothing was asked."""
+
+
+# Faults after which the process cannot be trusted to answer again.
+_FATAL = {FaultKind.START_FAILED, FaultKind.EXITED}
+
+
+class SeatStatus(enum.Enum):
+    """How a seat stands at the end of a match."""
+
+    OK = "ok"
+    """No fault."""
+    FAULTED = "faulted"
+    """At least one fault, still playing under the fallback policy."""
+    DISQUALIFIED = "disqualified"
+    """Disqualified: the fallback plays its decisions and it is placed last."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One recorded misbehaviour of a bot."""
+
+    seat: int
+    kind: FaultKind
+    message: str
+    line: str | None
+    hole: int | None
+    request: int | None
+    at_ms: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The fault as recorded in the log."""
+        return {
+            "seat": self.seat,
+            "kind": self.kind.value,
+            "message": self.message,
+            "line": self.line,
+            "hole": self.hole,
+            "request": self.request,
+            "at_ms": self.at_ms,
+        }
+
+
+@dataclass
+class _Seat:
+    index: int
+    spec: PlayerSpec
+    policy: Policy | None  # a built-in player's policy
+    fallback: Policy
+    bot: BotProcess | None = None
+    status: SeatStatus = SeatStatus.OK
+    faults: int = 0
+    reported_name: str | None = None
+    reported_version: str | None = None
+    bank_ms: int = 0
+    event_mark: tuple[int, int] = (0, 0)  # (hole, index into game.events) already sent
+    answered: set[int] = field(default_factory=set)
+    stale: set[int] = field(default_factory=set)  # timed-out request ids: late answers are dropped
+    disqualified_at: dict[str, Any] | None = None
+    transcript: list[str] = field(default_factory=list)
+
+    @property
+    def live(self) -> bool:
+        return self.bot is not None and self.status is not SeatStatus.DISQUALIFIED
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """What `golfref run` reports: the finished log and a summary of it."""
+
+    log_path: Path
+    log: dict[str, Any]
+    names: tuple[str, ...]
+    hole_scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    placings: tuple[int, ...]
+    statuses: tuple[SeatStatus, ...]
+    faults: tuple[Fault, ...]
+
+
+class MatchInterrupted(Exception):
+    """The match was interrupted (Ctrl-C or SIGTERM); the incomplete log was kept."""
+
+    def __init__(self, log_path: Path) -> None:
+        super().__init__(f"interrupted; the incomplete log is {log_path}")
+        self.log_path = log_path
+
+
+class Shuffler:
+    """Shuffles for one match, each from its own generator seeded by a hash of (seed, count).
+
+    Every shuffle outcome ends up in the log. Were they all drawn from one Mersenne
+    Twister, enough recorded shuffles would let a bot reconstruct its state and predict
+    the next deal; a hash per shuffle leaves nothing to reconstruct without the seed.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.count = 0
+
+    def shuffle(self, cards: list[int]) -> None:
+        """Shuffle `cards` in place."""
+        digest = hashlib.sha256(f"golfref-shuffle:{self.seed}:{self.count}".encode()).digest()
+        self.count += 1
+        random.Random(int.from_bytes(digest, "big")).shuffle(cards)
+
+
+def log_path_for(template: str, match_id: str, match: str, now: dt.datetime) -> Path:
+    """Fill a log path template."""
+    return Path(template.format(match_id=match_id, match=match, date=now.strftime("%Y-%m-%d")))
+
+
+def _truncate(text: str | None) -> str | None:
+    if text is None or len(text) <= _LINE_KEEP:
+        return text
+    return text[:_LINE_KEEP] + f"... ({len(text)} characters)"
+
+
+class _Referee:
+    def __init__(
+        self,
+        config: MatchConfig,
+        seed: int | None,
+        log_path: str | None,
+        on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None,
+    ) -> None:
+        self.config = config
+        self.rules = config.rules
+        self.seed = seed if seed is not None else (config.seed if config.seed is not None else secrets.randbits(63))
+        self.shuffler = Shuffler(self.seed)
+        self.playing = False
+        # Built-in and fallback policies draw from their own stream, so that which bots
+        # fault never changes the deal.
+        policy_rng = random.Random(self.seed ^ 0x5EED_F00D)
+        self.game = Game(self.rules)
+        self.names = tuple(p.name for p in config.players)
+        self.on_hole = on_hole
+        now = dt.datetime.now(dt.timezone.utc)
+        slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in config.name)[:40] or "match"
+        self.match_id = f"{slug}-{now.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+        self.log_path = Path(log_path) if log_path else log_path_for(config.log.path, self.match_id, slug, now)
+        self.t0 = time.monotonic()
+        self.request_id = 0
+        self.seats = [
+            _Seat(
+                index=i,
+                spec=spec,
+                policy=make_policy(spec.builtin, self.rules, policy_rng) if spec.builtin else None,
+                fallback=make_policy(config.faults.fallback, self.rules, policy_rng),
+                bank_ms=config.time.bank_ms,
+            )
+            for i, spec in enumerate(config.players)
+        ]
+        self.pool = BotPool()
+        self.faults: list[Fault] = []
+        self.builder = LogBuilder(
+            match_id=self.match_id,
+            match=config.name,
+            started_at=now.isoformat(timespec="seconds"),
+            seed=self.seed,
+            rules=self.rules,
+            card_names=[str(c) for c in self.game.cards],
+            time_control=config.time.to_json(),
+            fault_policy=config.faults.to_json(),
+            players=[],
+        )
+        self.card_names = self.builder.card_names
+
+    # -- bookkeeping ---------------------------------------------------------------
+
+    def _now_ms(self) -> int:
+        return int((time.monotonic() - self.t0) * 1000)
+
+    def _fault(self, seat: _Seat, kind: FaultKind, message: str, line: str | None = None, request: int | None = None) -> None:
+        hole = self.game.hole if self.playing and not self.game.over else None
+        fault = Fault(seat.index, kind, message, _truncate(line), hole, request, self._now_ms())
+        self.faults.append(fault)
+        self.builder.fault(fault.to_json())
+        if seat.status is SeatStatus.DISQUALIFIED:
+            return
+        seat.faults += 1
+        seat.status = SeatStatus.FAULTED
+        policy = self.config.faults
+        if kind in _FATAL or policy.mode is FaultMode.FORFEIT or seat.faults >= policy.max_faults:
+            self._disqualify(seat, request)
+
+    def _disqualify(self, seat: _Seat, request: int | None) -> None:
+        seat.status = SeatStatus.DISQUALIFIED
+        seat.disqualified_at = {"hole": self.game.hole if self.playing and not self.game.over else None, "request": request}
+        if seat.bot is not None:
+            seat.bot.close(grace=0.1)
+
+    def _players_json(self) -> list[dict[str, Any]]:
+        out = []
+        for seat in self.seats:
+            entry = seat.spec.to_json()
+            entry["seat"] = seat.index
+            entry["reported_name"] = seat.reported_name
+            entry["reported_version"] = seat.reported_version
+            entry["status"] = seat.status.value
+            entry["faults"] = seat.faults
+            entry["disqualified_at"] = seat.disqualified_at
+            entry["stderr"] = seat.bot.stderr_text() if seat.bot is not None else None
+            out.append(entry)
+        return out
+
+    def _save(self, status: str, include_open_hole: bool, error: str | None = None) -> None:
+        doc = self.builder.snapshot(include_open_hole)
+        doc["players"] = self._players_json()
+        doc["status"] = status
+        doc["complete"] = status == "finished"
+        doc["error"] = error
+        if status == "running":
+            # The seed decides every deal still to come; it reaches the disk only at the end.
+            doc["seed"] = None
+        else:
+            doc["finished_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        write_log(self.log_path, doc, durable=status != "running", body=self.builder.canonical(doc))
+        self.builder.doc["players"] = doc["players"]
+
+    def _flush_transcripts(self) -> None:
+        # Written only between holes: a transcript shows what its seat saw, which another
+        # bot (same user, same disk) must not read while the hole is in play.
+        if not self.config.log.transcript:
+            return
+        for seat in self.seats:
+            if not seat.transcript:
+                continue
+            path = self.log_path.with_name(f"{self.log_path.stem}.seat{seat.index}.transcript.jsonl")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("".join(seat.transcript))
+            seat.transcript.clear()
+
+    def _note(self, seat: _Seat, direction: str, line: str) -> None:
+        if self.config.log.transcript:
+            seat.transcript.append(
+                json.dumps({"ms": self._now_ms(), "dir": direction, "line": line}, ensure_ascii=False) + "\n"
+            )
+
+    def _send(self, seat: _Seat, line: str) -> bool:
+        assert seat.bot is not None
+        self._note(seat, "to_bot", line)
+        deadline = time.monotonic() + max(1.0, self.config.time.move_ms / 1000)
+        return seat.bot.send(line, deadline)
+
+    # -- startup -------------------------------------------------------------------
+
+    def start(self) -> None:
+        tc = self.config.time
+        rules_json = self.rules.to_dict()
+        started = []
+        for seat in self.seats:
+            spec = seat.spec
+            if spec.command is None:
+                continue
+            bot = BotProcess(list(spec.command), seat=seat.index, cwd=spec.cwd, env=dict(spec.env))
+            try:
+                bot.start()
+            except BotStartError as e:
+                seat.bot = None
+                self._fault(seat, FaultKind.START_FAILED, str(e))
+                continue
+            seat.bot = bot
+            self.pool.add(bot)
+            started.append(seat)
+        for seat in started:
+            if not self._send(seat, protocol.hello(seat.index, self.names, rules_json, tc.to_json())):
+                self._fault(seat, FaultKind.EXITED, "the bot closed its input before the hello")
+        deadline = time.monotonic() + (tc.startup_ms + tc.grace_ms) / 1000
+        for seat in started:
+            if seat.live:
+                self._await_ready(seat, deadline)
+
+    def _await_ready(self, seat: _Seat, deadline: float) -> None:
+        assert seat.bot is not None
+        result = self.pool.read_line(seat.bot, deadline)
+        if result.status is not ReadStatus.LINE:
+            self._read_fault(seat, result, "ready", None)
+            return
+        self._note(seat, "from_bot", result.line)
+        try:
+            seat.reported_name, seat.reported_version = protocol.parse_ready(result.line)
+        except protocol.NotJson as e:
+            self._fault(seat, FaultKind.NOT_JSON, f"expected ready: {e}", result.line)
+        except protocol.InvalidMessage as e:
+            self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), result.line)
+
+    def _read_fault(self, seat: _Seat, result: Any, waiting_for: str, request: int | None) -> None:
+        status = result.status
+        if status is ReadStatus.TIMEOUT:
+            self._fault(seat, FaultKind.TIMEOUT, f"no {waiting_for} within the time limit", None, request)
+        elif status is ReadStatus.EXITED:
+            code = seat.bot.returncode if seat.bot is not None else None
+            self._fault(seat, FaultKind.EXITED, f"the bot exited (code {code}) while the referee waited for {waiting_for}", None, request)
+        elif status is ReadStatus.TOO_LONG:
+            self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request)
+        elif status is ReadStatus.NOT_UTF8:
+            self._fault(seat, FaultKind.NOT_UTF8, "a line that is not UTF-8", result.raw, request)
+        else:  # pragma: no cover - every status is handled above
+            raise AssertionError(status)
+
+    # -- decisions -----------------------------------------------------------------
+
+    def _check_unasked(self, seat: _Seat) -> None:
+        assert seat.bot is not None
+        for result in self.pool.take_unasked(seat.bot):
+            if not seat.live:
+                return
+            if result.status is not ReadStatus.LINE:
+                self._read_fault(seat, result, "nothing (no request was open)", None)
+                continue
+            self._note(seat, "from_bot", result.line)
+            try:
+                answer_id, _ = protocol.parse_answer(result.line)
+            except protocol.MessageError:
+                answer_id = None
+            if answer_id is not None and answer_id in seat.stale:
+                continue  # a late answer to a request that already timed out
+            if answer_id is not None and answer_id in seat.answered:
+                self._fault(seat, FaultKind.REPEATED_ID, f"a second answer to request {answer_id}", result.line, answer_id)
+            else:
+                self._fault(seat, FaultKind.UNASKED_OUTPUT, "output when no request was open", result.line)
+
+    def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int, float]:
+        """Ask a bot for a decision: (action or None when it faulted, request id, ms taken)."""
+        game = self.game
+        bot = seat.bot
+        assert bot is not None
+        self._check_unasked(seat)
+        self.request_id += 1
+        rid = self.request_id
+        if not seat.live:
+            return None, rid, 0.0
+        hole, mark = seat.event_mark
+        if hole != game.hole:
+            mark = 0
+        events = events_for(game, seat.index, mark)
+        seat.event_mark = (game.hole, len(game.events))
+        tc = self.config.time
+        budget_ms = tc.move_ms + seat.bank_ms
+        legal_text = [a.text for a in legal]
+        line = protocol.request(
+            rid, game.decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms  # type: ignore[union-attr]
+        )
+        sent = time.monotonic()
+        if not self._send(seat, line):
+            self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, rid)
+            return None, rid, 0.0
+        deadline = sent + (budget_ms + tc.grace_ms) / 1000
+        while True:
+            result = self.pool.read_line(bot, deadline)
+            ms = (time.monotonic() - sent) * 1000
+            if result.status is not ReadStatus.LINE:
+                if result.status is ReadStatus.TIMEOUT:
+                    seat.stale.add(rid)
+                self._read_fault(seat, result, f"an answer to request {rid}", rid)
+                return None, rid, ms
+            self._note(seat, "from_bot", result.line)
+            try:
+                answer_id, action_text = protocol.parse_answer(result.line)
+            except protocol.NotJson as e:
+                self._fault(seat, FaultKind.NOT_JSON, str(e), result.line, rid)
+                return None, rid, ms
+            except protocol.InvalidMessage as e:
+                self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), result.line, rid)
+                return None, rid, ms
+            if answer_id in seat.stale:
+                continue  # late answer to an earlier, timed-out request: dropped
+            if answer_id != rid:
+                kind = FaultKind.REPEATED_ID if answer_id in seat.answered else FaultKind.WRONG_ID
+                self._fault(seat, kind, f"answer id {answer_id}, but the open request is {rid}", result.line, rid)
+                return None, rid, ms
+            seat.answered.add(rid)
+            self._charge(seat, ms)
+            action = next((a for a in legal if a.text == action_text), None)
+            if action is None:
+                self._fault(
+                    seat, FaultKind.ILLEGAL_ACTION, f"{action_text!r} is not a legal choice (legal: {' '.join(legal_text)})", result.line, rid
+                )
+                return None, rid, ms
+            return action, rid, ms
+
+    def _charge(self, seat: _Seat, ms: float) -> None:
+        tc = self.config.time
+        over = ms - tc.move_ms
+        if over > 0:
+            seat.bank_ms = max(0, seat.bank_ms - int(over))
+        seat.bank_ms += tc.increment_ms
+
+    # -- the match -----------------------------------------------------------------
+
+    def play(self) -> None:
+        game = self.game
+        builder = self.builder
+        self.playing = True
+        self._save("running", include_open_hole=False)
+        while not game.over:
+            chance = game.chance
+            if chance is not None:
+                order = list(chance)
+                self.shuffler.shuffle(order)
+                dealing = not game.grids[0]
+                hole, starter = game.hole, game.starter
+                game.apply_shuffle(order)
+                if dealing:
+                    builder.start_hole(hole, starter, order)
+                else:
+                    builder.reshuffle(order)
+                continue
+            seat = self.seats[game.to_move]  # type: ignore[index]
+            legal = game.legal_actions()
+            decision = game.decision.value  # type: ignore[union-attr]
+            holes_before = len(game.results)
+            if seat.policy is not None:
+                action = seat.policy.choose(view(game, seat.index), legal)
+                builder.step(seat.index, decision, str(action), "builtin", None, None)
+            else:
+                action_or_none: Action | None = None
+                rid: int | None = None
+                ms: float | None = None
+                if seat.live:
+                    action_or_none, rid, ms = self._ask(seat, legal)
+                if action_or_none is None:
+                    action = seat.fallback.choose(view(game, seat.index), legal)
+                    by = "fallback"
+                else:
+                    action, by = action_or_none, "bot"
+                builder.step(seat.index, decision, str(action), by, rid, None if ms is None else round(ms, 2))
+            game.apply(action)
+            if len(game.results) > holes_before:
+                self._hole_over(game.results[-1])
+
+    def _hole_over(self, result: HoleResult) -> None:
+        self.builder.end_hole(result)
+        line = protocol.hole_end(result, self.card_names)
+        for seat in self.seats:
+            if seat.live:
+                self._check_unasked(seat)
+                if seat.live and not self._send(seat, line):
+                    self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, None)
+        self._flush_transcripts()
+        self._save("running", include_open_hole=False)
+        if self.on_hole is not None:
+            self.on_hole(result, self.names)
+
+    def finish(self) -> MatchResult:
+        game = self.game
+        disqualified = [s.index for s in self.seats if s.status is SeatStatus.DISQUALIFIED]
+        placings = game.placings(disqualified)
+        end_line = protocol.match_end(game.totals, placings, disqualified)
+        for seat in self.seats:
+            if seat.live:
+                self._check_unasked(seat)
+            if seat.live:
+                self._send(seat, end_line)
+                self._send(seat, protocol.goodbye())
+        self.pool.close_all(_CLOSE_GRACE)
+        self.builder.doc["totals"] = list(game.totals)
+        self.builder.doc["placings"] = list(placings)
+        self._flush_transcripts()
+        self._save("finished", include_open_hole=False)
+        return MatchResult(
+            log_path=self.log_path,
+            log=self.builder.doc,
+            names=self.names,
+            hole_scores=tuple(r.scores for r in game.results),
+            totals=tuple(game.totals),
+            placings=placings,
+            statuses=tuple(s.status for s in self.seats),
+            faults=tuple(self.faults),
+        )
+
+    def abort(self, status: str, error: str | None) -> None:
+        # Bots go first: once none is running, the open hole may reach the disk.
+        self.pool.close_all(0.1)
+        self._flush_transcripts()
+        self._save(status, include_open_hole=True, error=error)
+
+
+def run_match(
+    config: MatchConfig,
+    *,
+    seed: int | None = None,
+    log_path: str | None = None,
+    on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
+) -> MatchResult:
+    """Play a whole match and write its log; raises MatchInterrupted on Ctrl-C or SIGTERM."""
+    referee = _Referee(config, seed, log_path, on_hole)
+    try:
+        referee.start()
+        referee.play()
+        return referee.finish()
+    except KeyboardInterrupt:
+        referee.abort("interrupted", "interrupted by the user or SIGTERM")
+        raise MatchInterrupted(referee.log_path) from None
+    except BaseException as e:
+        referee.abort("error", f"{type(e).__name__}: {e}")
+        raise
