@@ -226,6 +226,7 @@ class _Referee:
             players=[],
         )
         self.card_names = self.builder.card_names
+        self.written: dict[str, Any] = {}  # the log as last written to disk
 
     # -- bookkeeping ---------------------------------------------------------------
 
@@ -278,6 +279,7 @@ class _Referee:
             doc["finished_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
         write_log(self.log_path, doc, durable=status != "running", body=self.builder.canonical(doc))
         self.builder.doc["players"] = doc["players"]
+        self.written = doc
 
     def _flush_transcripts(self) -> None:
         # Written only between holes: a transcript shows what its seat saw, which another
@@ -523,7 +525,7 @@ class _Referee:
         self._save("finished", include_open_hole=False)
         return MatchResult(
             log_path=self.log_path,
-            log=self.builder.doc,
+            log=self.written,
             names=self.names,
             hole_scores=tuple(r.scores for r in game.results),
             totals=tuple(game.totals),
