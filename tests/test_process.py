@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import BOTS
+from tests.conftest import BOTS
 
 from golfref.process import (
     LINE_LIMIT,
