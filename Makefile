@@ -24,7 +24,7 @@ bench: $(STAMP)
 	@$(BIN)/python -m bench
 
 lint: $(STAMP)
-	@$(BIN)/python -m pip install --quiet mypy ruff
+	@$(BIN)/python -m pip install --quiet mypy ruff types-PyYAML types-jsonschema
 	@$(BIN)/python -m ruff check golfref tests
 	@$(BIN)/python -m mypy golfref
 

@@ -60,10 +60,10 @@ def run(quick: bool = False) -> None:
         ("classic, 4 players, 9 holes", resolve_rules("classic", {}, 4)),
     ]
     print("engine: random vs random, in-process, one core")
-    print(f"  goals: >= 150,000 decisions/s without views, >= 100,000 with a view per decision")
+    print("  goals: >= 150,000 decisions/s without views, >= 100,000 with a view per decision")
     for label, rules in cases:
         for with_views in (False, True):
-            median, _ = rate(lambda: play_matches(rules, matches, 7, with_views), repeats)
+            median, _ = rate(lambda r=rules, v=with_views: play_matches(r, matches, 7, v), repeats)
             tag = "with views   " if with_views else "without views"
             print(f"  {label:<30} {tag} median {median:>10,.0f} decisions/s ({repeats} runs x {matches} matches)")
     total = 2_000 if quick else 10_000
@@ -77,4 +77,6 @@ def run(quick: bool = False) -> None:
         checkpoints.append((done, max_rss_mb()))
     marks = ", ".join(f"{n:,}: {mb:.1f} MiB" for n, mb in checkpoints)
     growth = checkpoints[-1][1] - checkpoints[0][1]
-    print(f"  peak RSS over {total:,} matches (standard 2p): {marks}; growth after the first {step:,}: {growth:+.1f} MiB")
+    print(
+        f"  peak RSS over {total:,} matches (standard 2p): {marks}; growth after the first {step:,}: {growth:+.1f} MiB"
+    )

@@ -28,14 +28,18 @@ def _config(players: int, preset: str, holes: int, transcript: bool, log_dir: st
     seats = "\n".join(
         f"  - {{name: bot{i}, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOT))}]}}" for i in range(players)
     )
-    text = textwrap.dedent(
-        f"""\
+    text = (
+        textwrap.dedent(
+            f"""\
         match: bench
         rules: {{preset: {preset}, holes: {holes}}}
         seed: 11
         players:
         """
-    ) + seats + f"\nlog:\n  path: {json.dumps(log_dir + '/{match_id}.json')}\n  transcript: {str(transcript).lower()}\n"
+        )
+        + seats
+        + f"\nlog:\n  path: {json.dumps(log_dir + '/{match_id}.json')}\n  transcript: {str(transcript).lower()}\n"
+    )
     return parse_config(text, source="bench")
 
 
@@ -141,8 +145,10 @@ def run(quick: bool = False) -> None:
             base_runs.append(baseline_round_trip(requests, rounds=2))
         ref, base = statistics.median(ref_runs), statistics.median(base_runs)
         print("referee: instant Python bots over pipes")
-        print(f"  round trip per decision: referee {ref:.1f} us, bare pipe baseline {base:.1f} us, "
-              f"ratio {ref / base:.2f}x (goal <= 1.5x; medians of {repeats} runs, {decisions} decisions each)")
+        print(
+            f"  round trip per decision: referee {ref:.1f} us, bare pipe baseline {base:.1f} us, "
+            f"ratio {ref / base:.2f}x (goal <= 1.5x; medians of {repeats} runs, {decisions} decisions each)"
+        )
         mps = statistics.median(matches_per_second(10 if quick else 30, log_dir) for _ in range(repeats))
         print(f"  whole 1-hole matches between two instant bots: median {mps:.1f} matches/s")
         rss = referee_peak_rss_mb(holes, log_dir)

@@ -15,7 +15,7 @@ import shutil
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +133,7 @@ class MatchConfig:
     source: str = "<config>"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict[str, Any]:
     """Load one JSON Schema from the schemas folder."""
     with open(SCHEMA_DIR / name, encoding="utf-8") as f:
@@ -204,9 +204,11 @@ class _Where:
 
 def _schema_message(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str]:
     path = tuple(error.absolute_path)
+    schema: Any = error.schema
+    instance: Any = error.instance
     if error.validator == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
-        extras = [k for k in error.instance if k not in allowed]
+        allowed = list(schema.get("properties", {}))
+        extras = [k for k in instance if k not in allowed]
         key = extras[0] if extras else "?"
         hint = closest_name(str(key), allowed)
         suggestion = f"; did you mean {hint!r}?" if hint else f" (allowed: {', '.join(allowed)})"
@@ -216,8 +218,9 @@ def _schema_message(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...],
     if error.validator == "oneOf" and path and isinstance(path[-1], int) and "players" in path:
         return path, "a player needs exactly one of command (a bot program) or builtin (random, greedy)"
     if error.validator == "enum":
-        choices = ", ".join(str(c) for c in error.validator_value)
-        return path, f"{error.instance!r} is not one of: {choices}"
+        values: Any = error.validator_value
+        choices = ", ".join(str(c) for c in values)
+        return path, f"{instance!r} is not one of: {choices}"
     if error.validator == "minItems" and path == ("players",):
         return path, "a match needs at least 2 players"
     if error.validator == "maxItems" and path == ("players",):
@@ -304,7 +307,9 @@ def _players(items: list[dict[str, Any]], where: _Where, base: Path) -> tuple[Pl
             if not exe_path.is_file():
                 raise where.error(("players", i, "command"), f"no such program: {exe} (looked in {cwd})")
             if not os.access(exe_path, os.X_OK):
-                raise where.error(("players", i, "command"), f"{exe} is not executable (chmod +x, or start it with an interpreter)")
+                raise where.error(
+                    ("players", i, "command"), f"{exe} is not executable (chmod +x, or start it with an interpreter)"
+                )
         elif shutil.which(exe) is None:
             raise where.error(("players", i, "command"), f"program {exe!r} is not on PATH")
         env = tuple((str(k), _env_value(v)) for k, v in (item.get("env") or {}).items())
@@ -348,4 +353,6 @@ def _check_template(template: str, where: _Where) -> None:
         raise where.error(("log", "path"), f"bad template: {e}") from None
     unknown = names - _FIELDS
     if unknown:
-        raise where.error(("log", "path"), f"unknown placeholder {{{sorted(unknown)[0]}}} (use {{match_id}}, {{match}}, {{date}})")
+        raise where.error(
+            ("log", "path"), f"unknown placeholder {{{sorted(unknown)[0]}}} (use {{match_id}}, {{match}}, {{date}})"
+        )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .cards import Card, Rank, deck_set
 from .rules import DOUBLE, FlipAfterThrow, Reveal, RevealChoice, Rules
@@ -235,9 +236,7 @@ def placings(totals: Sequence[int], disqualified: Iterable[int] = ()) -> tuple[i
     out = set(disqualified)
     ranked = [t for s, t in enumerate(totals) if s not in out]
     last = len(ranked) + 1
-    return tuple(
-        last if s in out else 1 + sum(1 for u in ranked if u < t) for s, t in enumerate(totals)
-    )
+    return tuple(last if s in out else 1 + sum(1 for u in ranked if u < t) for s, t in enumerate(totals))
 
 
 # Public event kinds kept per hole for the views (D13).
@@ -294,7 +293,7 @@ class Game:
         self.knocker: int | None = None
         self.final_left = -1  # turns still owed after a close or knock; -1: none triggered
         self._next_seat = self.starter
-        self.events: list[tuple] = []  # public events of this hole, read through view.py
+        self.events: list[tuple[Any, ...]] = []  # public events of this hole, read through view.py
         self._legal: tuple[Action, ...] | None = None
 
     @property
@@ -415,23 +414,15 @@ class Game:
         return rank is Rank.KING
 
     def _targets(self) -> list[tuple[int, int]]:
-        seat = self.to_move
+        seat: int = self.to_move  # type: ignore[assignment]
         up = self.up
         rank = self.power_rank
         if rank is Rank.JACK:
-            return [(seat, i) for i, c in enumerate(self.grids[seat]) if not up[c]]  # type: ignore[index]
+            return [(seat, i) for i, c in enumerate(self.grids[seat]) if not up[c]]
         if rank is Rank.QUEEN:
-            return [
-                (s, i)
-                for s, g in enumerate(self.grids)
-                if s != seat
-                for i, c in enumerate(g)
-                if not up[c]
-            ]
+            return [(s, i) for s, g in enumerate(self.grids) if s != seat for i, c in enumerate(g) if not up[c]]
         first = self.first_target
-        return [
-            (s, i) for s in range(self.players) for i in range(self.slots) if (s, i) != first
-        ]
+        return [(s, i) for s in range(self.players) for i in range(self.slots) if (s, i) != first]
 
     def apply(self, action: Action) -> None:
         """Apply one action of the seat to move; raises IllegalAction when it is not legal."""

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from . import __version__
-from .engine import Event, HoleResult, Move, Action, Shuffle
+from .engine import Action, Event, HoleResult, Move, Shuffle
 from .rules import Rules
 
 __all__ = [
@@ -215,7 +215,8 @@ class LogBuilder:
         """
         holes = doc["holes"]
         finished = len(self._hole_bytes)
-        if len(holes) < finished or any(a is not b for a, b in zip(holes, self.doc["holes"][:finished])):
+        ours = self.doc["holes"][:finished]
+        if len(holes) < finished or any(a is not b for a, b in zip(holes[:finished], ours, strict=True)):
             return canonical_bytes(doc)
         head = canonical_bytes({**doc, "holes": []})
         parts = list(self._hole_bytes)

@@ -61,14 +61,9 @@ class GreedyPolicy:
         zero = set()
         for line in self.lines:
             first = grid[line[0]]
-            if first is not None and all(
-                (c := grid[s]) is not None and c.rank is first.rank for s in line
-            ):
+            if first is not None and all((c := grid[s]) is not None and c.rank is first.rank for s in line):
                 zero.update(line)
-        return sum(
-            0.0 if i in zero else (_UNSEEN if c is None else float(values[c.rank]))
-            for i, c in enumerate(grid)
-        )
+        return sum(0.0 if i in zero else (_UNSEEN if c is None else float(values[c.rank])) for i, c in enumerate(grid))
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
         """Pick the action with the best one-ply estimate."""
@@ -117,9 +112,9 @@ class GreedyPolicy:
         swap = next((a for a in legal if a.kind is ActionKind.SWAP and a.slot == slot), None)
         if ActionKind.POWER in kinds and card.rank in (Rank.JACK, Rank.QUEEN) and gain <= 2.0:
             return kinds[ActionKind.POWER]
-        if ActionKind.THROW in kinds and (gain <= 0.0 or swap is None):
-            if not self._feeds_next(v, card) or swap is None:
-                return kinds[ActionKind.THROW]
+        # Throw a card that does not help, unless the next seat could use it and a swap is possible.
+        if ActionKind.THROW in kinds and (swap is None or (gain <= 0.0 and not self._feeds_next(v, card))):
+            return kinds[ActionKind.THROW]
         if swap is not None:
             return swap
         return legal[0]
@@ -133,9 +128,11 @@ class GreedyPolicy:
             return legal[0]
         # King: move my worst visible card to the opponent with the best visible one.
         values = self.values
+
         def worth(a: Action) -> float:
             card = v.grids[a.seat][a.slot]  # type: ignore[index]
             return _UNSEEN if card is None else float(values[card.rank])
+
         if v.first_target is None:
             mine = [a for a in legal if a.seat == v.seat]
             return max(mine or legal, key=worth)

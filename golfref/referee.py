@@ -196,7 +196,7 @@ class _Referee:
         self.game = Game(self.rules)
         self.names = tuple(p.name for p in config.players)
         self.on_hole = on_hole
-        now = dt.datetime.now(dt.timezone.utc)
+        now = dt.datetime.now(dt.UTC)
         slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in config.name)[:40] or "match"
         self.match_id = f"{slug}-{now.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
         self.log_path = Path(log_path) if log_path else log_path_for(config.log.path, self.match_id, slug, now)
@@ -233,7 +233,9 @@ class _Referee:
     def _now_ms(self) -> int:
         return int((time.monotonic() - self.t0) * 1000)
 
-    def _fault(self, seat: _Seat, kind: FaultKind, message: str, line: str | None = None, request: int | None = None) -> None:
+    def _fault(
+        self, seat: _Seat, kind: FaultKind, message: str, line: str | None = None, request: int | None = None
+    ) -> None:
         hole = self.game.hole if self.playing and not self.game.over else None
         fault = Fault(seat.index, kind, message, _truncate(line), hole, request, self._now_ms())
         self.faults.append(fault)
@@ -248,7 +250,10 @@ class _Referee:
 
     def _disqualify(self, seat: _Seat, request: int | None) -> None:
         seat.status = SeatStatus.DISQUALIFIED
-        seat.disqualified_at = {"hole": self.game.hole if self.playing and not self.game.over else None, "request": request}
+        seat.disqualified_at = {
+            "hole": self.game.hole if self.playing and not self.game.over else None,
+            "request": request,
+        }
         if seat.bot is not None:
             seat.bot.close(grace=0.1)
 
@@ -276,7 +281,7 @@ class _Referee:
             # The seed decides every deal still to come; it reaches the disk only at the end.
             doc["seed"] = None
         else:
-            doc["finished_at"] = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+            doc["finished_at"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         write_log(self.log_path, doc, durable=status != "running", body=self.builder.canonical(doc))
         self.builder.doc["players"] = doc["players"]
         self.written = doc
@@ -338,16 +343,17 @@ class _Referee:
     def _await_ready(self, seat: _Seat, deadline: float) -> None:
         assert seat.bot is not None
         result = self.pool.read_line(seat.bot, deadline)
-        if result.status is not ReadStatus.LINE:
+        if result.status is not ReadStatus.LINE or result.line is None:
             self._read_fault(seat, result, "ready", None)
             return
-        self._note(seat, "from_bot", result.line)
+        line = result.line
+        self._note(seat, "from_bot", line)
         try:
-            seat.reported_name, seat.reported_version = protocol.parse_ready(result.line)
+            seat.reported_name, seat.reported_version = protocol.parse_ready(line)
         except protocol.NotJson as e:
-            self._fault(seat, FaultKind.NOT_JSON, f"expected ready: {e}", result.line)
+            self._fault(seat, FaultKind.NOT_JSON, f"expected ready: {e}", line)
         except protocol.InvalidMessage as e:
-            self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), result.line)
+            self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), line)
 
     def _read_fault(self, seat: _Seat, result: Any, waiting_for: str, request: int | None) -> None:
         status = result.status
@@ -355,7 +361,13 @@ class _Referee:
             self._fault(seat, FaultKind.TIMEOUT, f"no {waiting_for} within the time limit", None, request)
         elif status is ReadStatus.EXITED:
             code = seat.bot.returncode if seat.bot is not None else None
-            self._fault(seat, FaultKind.EXITED, f"the bot exited (code {code}) while the referee waited for {waiting_for}", None, request)
+            self._fault(
+                seat,
+                FaultKind.EXITED,
+                f"the bot exited (code {code}) while the referee waited for {waiting_for}",
+                None,
+                request,
+            )
         elif status is ReadStatus.TOO_LONG:
             self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request)
         elif status is ReadStatus.NOT_UTF8:
@@ -370,7 +382,7 @@ class _Referee:
         for result in self.pool.take_unasked(seat.bot):
             if not seat.live:
                 return
-            if result.status is not ReadStatus.LINE:
+            if result.status is not ReadStatus.LINE or result.line is None:
                 self._read_fault(seat, result, "nothing (no request was open)", None)
                 continue
             self._note(seat, "from_bot", result.line)
@@ -381,7 +393,9 @@ class _Referee:
             if answer_id is not None and answer_id in seat.stale:
                 continue  # a late answer to a request that already timed out
             if answer_id is not None and answer_id in seat.answered:
-                self._fault(seat, FaultKind.REPEATED_ID, f"a second answer to request {answer_id}", result.line, answer_id)
+                self._fault(
+                    seat, FaultKind.REPEATED_ID, f"a second answer to request {answer_id}", result.line, answer_id
+                )
             else:
                 self._fault(seat, FaultKind.UNASKED_OUTPUT, "output when no request was open", result.line)
 
@@ -404,7 +418,12 @@ class _Referee:
         budget_ms = tc.move_ms + seat.bank_ms
         legal_text = [a.text for a in legal]
         line = protocol.request(
-            rid, game.decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms  # type: ignore[union-attr]
+            rid,
+            game.decision.value,
+            view(game, seat.index).to_json(),
+            events,
+            legal_text,
+            budget_ms,  # type: ignore[union-attr]
         )
         sent = time.monotonic()
         if not self._send(seat, line):
@@ -414,7 +433,7 @@ class _Referee:
         while True:
             result = self.pool.read_line(bot, deadline)
             ms = (time.monotonic() - sent) * 1000
-            if result.status is not ReadStatus.LINE:
+            if result.status is not ReadStatus.LINE or result.line is None:
                 if result.status is ReadStatus.TIMEOUT:
                     seat.stale.add(rid)
                 self._read_fault(seat, result, f"an answer to request {rid}", rid)
@@ -439,7 +458,11 @@ class _Referee:
             action = next((a for a in legal if a.text == action_text), None)
             if action is None:
                 self._fault(
-                    seat, FaultKind.ILLEGAL_ACTION, f"{action_text!r} is not a legal choice (legal: {' '.join(legal_text)})", result.line, rid
+                    seat,
+                    FaultKind.ILLEGAL_ACTION,
+                    f"{action_text!r} is not a legal choice (legal: {' '.join(legal_text)})",
+                    result.line,
+                    rid,
                 )
                 return None, rid, ms
             return action, rid, ms

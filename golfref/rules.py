@@ -445,9 +445,7 @@ def resolve_rules(
     if "reveal_count" in given:
         reveal_count = _int_in("reveal_count", given["reveal_count"], 0, 16)
         if reveal_count > cards:
-            raise RulesError(
-                f"reveal_count: {reveal_count} is more than the {cards} cards of layout {rows}x{cols}"
-            )
+            raise RulesError(f"reveal_count: {reveal_count} is more than the {cards} cards of layout {rows}x{cols}")
     else:
         default_count = base["reveal_count"]
         if default_count is None:  # arena: 3 on the 9-card grid
@@ -485,18 +483,14 @@ def resolve_rules(
         lines_value = "columns+rows" if (rows, cols) == (3, 3) else "columns"
     lines = _enum("lines", Lines, lines_value)
     if lines is Lines.DIAGONALS and not square:
-        raise RulesError(
-            f"lines: diagonals need a square grid, but layout is {rows}x{cols} "
-            "(options lines and layout)"
-        )
+        raise RulesError(f"lines: diagonals need a square grid, but layout is {rows}x{cols} (options lines and layout)")
     cancel = _enum("cancel", Cancel, pick("cancel"))
     pair_scope = _enum("pair_scope", PairScope, pick("pair_scope"))
     if cancel is Cancel.LINE and "pair_scope" in given and pair_scope is not PairScope.COLUMNS:
         raise RulesError("pair_scope: applies only with cancel: pairs (options pair_scope and cancel)")
     if cancel is Cancel.PAIRS and "lines" in given and lines is not Lines.COLUMNS:
         raise RulesError(
-            "lines: applies only with cancel: line; with cancel: pairs use pair_scope "
-            "(options lines and cancel)"
+            "lines: applies only with cancel: line; with cancel: pairs use pair_scope (options lines and cancel)"
         )
     # Each cancel mode has one option saying where it applies; the other is pinned to
     # its plain value so a resolved rule set has one written form.

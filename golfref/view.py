@@ -88,9 +88,7 @@ def view(game: Game, seat: int) -> SeatView:
     up = game.up
     known = game.known
     bit = 1 << seat
-    grids = tuple(
-        tuple([cards[c] if up[c] or known[c] & bit else None for c in g]) for g in game.grids
-    )
+    grids = tuple(tuple([cards[c] if up[c] or known[c] & bit else None for c in g]) for g in game.grids)
     face_up = tuple(tuple([up[c] for c in g]) for g in game.grids)
     drawn: Card | None = None
     drawn_from: str | None = None
