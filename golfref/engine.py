@@ -265,6 +265,7 @@ class Game:
         self.history: list[Event] = []
         self.results: list[HoleResult] = []
         self.hole_scores: tuple[tuple[int, ...], ...] = ()
+        self.last_events: list[tuple[Any, ...]] = []
         self.totals = [0] * self.players
         self.hole = 0
         self.over = False
@@ -612,6 +613,8 @@ class Game:
             )
         )
         self.hole_scores += (tuple(scores),)
+        # The events of the hole just scored, for the hole-end notices (view.events_for).
+        self.last_events = self.events
         self.decision = None
         self.to_move = None
         self._legal = None

@@ -90,12 +90,13 @@ def request(
     )
 
 
-def hole_end(result: HoleResult, card_names: Sequence[str]) -> str:
-    """The notice sent to every bot when a hole ends: revealed grids and scores."""
+def hole_end(result: HoleResult, card_names: Sequence[str], events: list[dict[str, Any]]) -> str:
+    """The notice sent to a bot when a hole ends: its last events, revealed grids and scores."""
     return _dumps(
         {
             "type": "hole_end",
             "hole": result.hole,
+            "events": events,
             "end": result.end.value,
             "ender": result.ender,
             "grids": [[card_names[c] for c in g] for g in result.grids],

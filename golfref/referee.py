@@ -22,7 +22,7 @@ from typing import Any
 
 from . import protocol
 from .config import FaultMode, MatchConfig, PlayerSpec
-from .engine import Action, Game, HoleResult
+from .engine import Action, Decision, Game, HoleResult
 from .log import LogBuilder, write_log
 from .policies import Policy, make_policy
 from .process import BotPool, BotProcess, BotStartError, ReadStatus
@@ -202,6 +202,7 @@ class _Referee:
         self.log_path = Path(log_path) if log_path else log_path_for(config.log.path, self.match_id, slug, now)
         self.t0 = time.monotonic()
         self.request_id = 0
+        self.request_holes: dict[int, int] = {}
         self.seats = [
             _Seat(
                 index=i,
@@ -234,9 +235,20 @@ class _Referee:
         return int((time.monotonic() - self.t0) * 1000)
 
     def _fault(
-        self, seat: _Seat, kind: FaultKind, message: str, line: str | None = None, request: int | None = None
+        self,
+        seat: _Seat,
+        kind: FaultKind,
+        message: str,
+        line: str | None = None,
+        request: int | None = None,
+        hole: int | None = None,
     ) -> None:
-        hole = self.game.hole if self.playing and not self.game.over else None
+        if hole is None:
+            # The hole of the request it concerns; else the hole in play, if any.
+            if request is not None and request in self.request_holes:
+                hole = self.request_holes[request]
+            elif self.playing and not self.game.over:
+                hole = self.game.hole
         fault = Fault(seat.index, kind, message, _truncate(line), hole, request, self._now_ms())
         self.faults.append(fault)
         self.builder.fault(fault.to_json())
@@ -246,14 +258,11 @@ class _Referee:
         seat.status = SeatStatus.FAULTED
         policy = self.config.faults
         if kind in _FATAL or policy.mode is FaultMode.FORFEIT or seat.faults >= policy.max_faults:
-            self._disqualify(seat, request)
+            self._disqualify(seat, request, hole)
 
-    def _disqualify(self, seat: _Seat, request: int | None) -> None:
+    def _disqualify(self, seat: _Seat, request: int | None, hole: int | None) -> None:
         seat.status = SeatStatus.DISQUALIFIED
-        seat.disqualified_at = {
-            "hole": self.game.hole if self.playing and not self.game.over else None,
-            "request": request,
-        }
+        seat.disqualified_at = {"hole": hole, "request": request}
         if seat.bot is not None:
             seat.bot.close(grace=0.1)
 
@@ -355,10 +364,12 @@ class _Referee:
         except protocol.InvalidMessage as e:
             self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), line)
 
-    def _read_fault(self, seat: _Seat, result: Any, waiting_for: str, request: int | None) -> None:
+    def _read_fault(
+        self, seat: _Seat, result: Any, waiting_for: str, request: int | None, hole: int | None = None
+    ) -> None:
         status = result.status
         if status is ReadStatus.TIMEOUT:
-            self._fault(seat, FaultKind.TIMEOUT, f"no {waiting_for} within the time limit", None, request)
+            self._fault(seat, FaultKind.TIMEOUT, f"no {waiting_for} within the time limit", None, request, hole)
         elif status is ReadStatus.EXITED:
             code = seat.bot.returncode if seat.bot is not None else None
             self._fault(
@@ -367,23 +378,24 @@ class _Referee:
                 f"the bot exited (code {code}) while the referee waited for {waiting_for}",
                 None,
                 request,
+                hole,
             )
         elif status is ReadStatus.TOO_LONG:
-            self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request)
+            self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request, hole)
         elif status is ReadStatus.NOT_UTF8:
-            self._fault(seat, FaultKind.NOT_UTF8, "a line that is not UTF-8", result.raw, request)
+            self._fault(seat, FaultKind.NOT_UTF8, "a line that is not UTF-8", result.raw, request, hole)
         else:  # pragma: no cover - every status is handled above
             raise AssertionError(status)
 
     # -- decisions -----------------------------------------------------------------
 
-    def _check_unasked(self, seat: _Seat) -> None:
+    def _check_unasked(self, seat: _Seat, hole: int | None = None) -> None:
         assert seat.bot is not None
         for result in self.pool.take_unasked(seat.bot):
             if not seat.live:
                 return
             if result.status is not ReadStatus.LINE or result.line is None:
-                self._read_fault(seat, result, "nothing (no request was open)", None)
+                self._read_fault(seat, result, "nothing (no request was open)", None, hole)
                 continue
             self._note(seat, "from_bot", result.line)
             try:
@@ -397,7 +409,7 @@ class _Referee:
                     seat, FaultKind.REPEATED_ID, f"a second answer to request {answer_id}", result.line, answer_id
                 )
             else:
-                self._fault(seat, FaultKind.UNASKED_OUTPUT, "output when no request was open", result.line)
+                self._fault(seat, FaultKind.UNASKED_OUTPUT, "output when no request was open", result.line, None, hole)
 
     def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int, float]:
         """Ask a bot for a decision: (action or None when it faulted, request id, ms taken)."""
@@ -407,6 +419,7 @@ class _Referee:
         self._check_unasked(seat)
         self.request_id += 1
         rid = self.request_id
+        self.request_holes[rid] = game.hole
         if not seat.live:
             return None, rid, 0.0
         hole, mark = seat.event_mark
@@ -417,14 +430,8 @@ class _Referee:
         tc = self.config.time
         budget_ms = tc.move_ms + seat.bank_ms
         legal_text = [a.text for a in legal]
-        line = protocol.request(
-            rid,
-            game.decision.value,
-            view(game, seat.index).to_json(),
-            events,
-            legal_text,
-            budget_ms,  # type: ignore[union-attr]
-        )
+        decision: Decision = game.decision  # type: ignore[assignment]
+        line = protocol.request(rid, decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms)
         sent = time.monotonic()
         if not self._send(seat, line):
             self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, rid)
@@ -519,12 +526,15 @@ class _Referee:
 
     def _hole_over(self, result: HoleResult) -> None:
         self.builder.end_hole(result)
-        line = protocol.hole_end(result, self.card_names)
         for seat in self.seats:
             if seat.live:
-                self._check_unasked(seat)
-                if seat.live and not self._send(seat, line):
-                    self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, None)
+                self._check_unasked(seat, result.hole)
+            if seat.live:
+                hole, mark = seat.event_mark
+                events = events_for(self.game, seat.index, mark if hole == result.hole else 0, finished=True)
+                line = protocol.hole_end(result, self.card_names, events)
+                if not self._send(seat, line):
+                    self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, None, result.hole)
         self._flush_transcripts()
         self._save("running", include_open_hole=False)
         if self.on_hole is not None:
@@ -537,7 +547,7 @@ class _Referee:
         end_line = protocol.match_end(game.totals, placings, disqualified)
         for seat in self.seats:
             if seat.live:
-                self._check_unasked(seat)
+                self._check_unasked(seat, len(game.results) - 1)
             if seat.live:
                 self._send(seat, end_line)
                 self._send(seat, protocol.goodbye())

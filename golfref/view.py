@@ -127,15 +127,16 @@ def known_to(game: Game, card: int, seat: int) -> bool:
     return game.up[card] or bool(game.known[card] & (1 << seat))
 
 
-def events_for(game: Game, seat: int, start: int = 0) -> list[dict[str, Any]]:
+def events_for(game: Game, seat: int, start: int = 0, finished: bool = False) -> list[dict[str, Any]]:
     """The public events of the current hole from index `start`, as `seat` may see them.
 
-    A card another seat saw privately (a stock draw, a peek, a face-down swap from the
-    stock) appears as null.
+    With `finished`, the events of the hole that was scored last instead. A card another
+    seat saw privately (a stock draw, a peek, a face-down swap from the stock) appears as
+    null.
     """
     cards = game.cards
     out: list[dict[str, Any]] = []
-    for ev in game.events[start:]:
+    for ev in (game.last_events if finished else game.events)[start:]:
         kind, who = ev[0], ev[1]
         mine = who == seat
         if kind == EV_REVEAL:

@@ -24,6 +24,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from golfref import protocol
+
 from golfref.engine import Action, Game
 from golfref.rules import Rules, resolve_rules
 from golfref.view import events_for, view
@@ -209,16 +211,9 @@ def goodbye_messages(game: Game) -> list[dict[str, Any]]:
     """The notices after the first hole: hole_end, match_end and goodbye, all schema-valid."""
     result = game.results[0]
     messages = [
-        {
-            "type": "hole_end",
-            "hole": result.hole,
-            "end": result.end.value,
-            "ender": result.ender,
-            "grids": [[str(game.cards[c]) for c in grid] for grid in result.grids],
-            "scores": list(result.scores),
-            "penalties": list(result.penalties),
-            "totals": list(result.totals),
-        },
+        json.loads(
+            protocol.hole_end(result, [str(c) for c in game.cards], events_for(game, 0, 0, finished=True))
+        ),
         {"type": "match_end", "totals": list(game.totals), "placings": list(game.placings()), "disqualified": []},
         {"type": "goodbye"},
     ]
