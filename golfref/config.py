@@ -181,6 +181,36 @@ def _line_map(text: str) -> dict[tuple[Any, ...], int]:
     return lines
 
 
+def _duplicate_key(text: str) -> tuple[tuple[Any, ...], int] | None:
+    """The first key given twice in one mapping (YAML would silently keep the last)."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(root, ())] if root is not None else []
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen = set()
+            for key_node, value_node in node.value:
+                if key_node.value in seen:
+                    return path + (key_node.value,), key_node.start_mark.line + 1
+                seen.add(key_node.value)
+                stack.append((value_node, path + (key_node.value,)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, path + (i,)) for i, item in enumerate(node.value))
+    return None
+
+
+# JSON Schema's "integer" also matches 5.0; a config's whole numbers must be ints.
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    ),
+)
+
+
 def _dotted(path: tuple[Any, ...]) -> str:
     out = ""
     for part in path:
@@ -242,7 +272,11 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     if not isinstance(data, dict):
         raise where.error((), "a match config is a mapping with at least a players list")
 
-    validator = jsonschema.Draft202012Validator(load_schema("match-config.schema.json"))
+    duplicate = _duplicate_key(text)
+    if duplicate is not None:
+        key_path, key_line = duplicate
+        raise ConfigError(f"{source}:{key_line}: {_dotted(key_path)}: the key is given twice")
+    validator = _Validator(load_schema("match-config.schema.json"))
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
     if errors:
         best = jsonschema.exceptions.best_match(errors)
@@ -312,9 +346,24 @@ def _players(items: list[dict[str, Any]], where: _Where, base: Path) -> tuple[Pl
                 )
         elif shutil.which(exe) is None:
             raise where.error(("players", i, "command"), f"program {exe!r} is not on PATH")
-        env = tuple((str(k), _env_value(v)) for k, v in (item.get("env") or {}).items())
-        out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=env))
+        env = []
+        for key, value in (item.get("env") or {}).items():
+            problem = _env_problem(key)
+            if problem:
+                raise where.error(("players", i, "env", key), problem)
+            env.append((key, _env_value(value)))
+        out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env)))
     return tuple(out)
+
+
+def _env_problem(key: Any) -> str | None:
+    if not isinstance(key, str):
+        return f"an environment variable name must be text, got {key!r} (quote it in the YAML)"
+    if not key or "=" in key or "\0" in key:
+        return f"{key!r} is not a valid environment variable name"
+    if key in ("GOLFREF_SEAT", "GOLFREF_PROTOCOL"):
+        return f"{key} is set by the referee itself and cannot be overridden"
+    return None
 
 
 def _env_value(value: Any) -> str:

@@ -146,7 +146,7 @@ def parse_ready(line: str) -> tuple[str, str | None]:
     if not isinstance(name, str) or not 1 <= len(name) <= 64:
         raise InvalidMessage("ready needs a 'name' string of 1 to 64 characters")
     version = data.get("version")
-    if version is not None and (not isinstance(version, str) or len(version) > 64):
+    if "version" in data and (not isinstance(version, str) or len(version) > 64):
         raise InvalidMessage("ready's 'version' must be a string of at most 64 characters")
     return name, version
 
@@ -157,6 +157,8 @@ def parse_answer(line: str) -> tuple[int, str]:
     if data["type"] != "answer":
         raise InvalidMessage(f"expected an answer message, got type {data['type']!r}")
     request_id = data.get("id")
+    if isinstance(request_id, float) and request_id.is_integer():
+        request_id = int(request_id)  # JSON has one number type: 7.0 is the integer 7
     if isinstance(request_id, bool) or not isinstance(request_id, int) or request_id < 1:
         raise InvalidMessage("answer needs an integer 'id' of at least 1")
     action = data.get("action")

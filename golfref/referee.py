@@ -348,6 +348,9 @@ class _Referee:
         for seat in started:
             if seat.live:
                 self._await_ready(seat, deadline)
+            if seat.live and seat.reported_name is None:
+                # A bot that never said ready cannot be trusted to answer anything.
+                self._disqualify(seat, None, None)
 
     def _await_ready(self, seat: _Seat, deadline: float) -> None:
         assert seat.bot is not None
@@ -411,17 +414,26 @@ class _Referee:
             else:
                 self._fault(seat, FaultKind.UNASKED_OUTPUT, "output when no request was open", result.line, None, hole)
 
-    def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int, float]:
-        """Ask a bot for a decision: (action or None when it faulted, request id, ms taken)."""
-        game = self.game
+    def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int | None, float | None]:
+        """Ask a bot for a decision: (action or None when it faulted, request id, ms taken).
+
+        The request id is None when no request was sent (the seat was disqualified first).
+        """
         bot = seat.bot
         assert bot is not None
         self._check_unasked(seat)
+        if not seat.live:
+            return None, None, None
+        action, rid, ms = self._request(seat, bot, legal)
+        if action is None:
+            seat.stale.add(rid)  # settled by the fallback: a later answer to it is dropped
+        return action, rid, ms
+
+    def _request(self, seat: _Seat, bot: BotProcess, legal: tuple[Action, ...]) -> tuple[Action | None, int, float]:
+        game = self.game
         self.request_id += 1
         rid = self.request_id
         self.request_holes[rid] = game.hole
-        if not seat.live:
-            return None, rid, 0.0
         hole, mark = seat.event_mark
         if hole != game.hole:
             mark = 0

@@ -16,8 +16,10 @@ MODES = {
     "truncated-json", "huge-line", "huge-line-then-answer", "stderr-flood", "wrong-id",
     "answer-twice", "unasked", "illegal", "fork-child", "ignore-sigterm", "setsid-child",
     "setsid-orphan", "slow-ready", "trickle", "crlf", "partial-exit", "print-env", "chatter",
+    "long-garbage", "invalid-answer", "late-answer", "answer-twice-at-once",
 }
 HUGE = 10 * 1024 * 1024
+LONG = 100_000  # under the referee's line limit, far over what a fault keeps
 
 
 def write(data: bytes) -> None:
@@ -82,6 +84,7 @@ def main() -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
     answered = 0
+    held = None  # late-answer: the request id whose answer is held back
     for line in sys.stdin:
         message = json.loads(line)
         kind = message.get("type")
@@ -137,6 +140,21 @@ def main() -> int:
         elif mode == "partial-exit":
             write(answer(rid, legal[0])[:-1])
             return 0
+        elif mode == "answer-twice-at-once":
+            write(answer(rid, legal[0]) * 2)  # one write: both copies reach the pipe together
+        elif mode == "long-garbage":
+            write(b"y" * LONG + b"\n")
+        elif mode == "invalid-answer":
+            write(encode({"type": "answer", "id": rid}))  # no action
+        elif mode == "late-answer":
+            if answered == 0 and held is None:
+                held = rid  # the first request gets no answer until the next one arrives
+                continue
+            if held is not None:
+                write(answer(held, legal[0]) + answer(rid, legal[0]))
+                held = None
+            else:
+                write(answer(rid, legal[0]))
         elif mode == "print-env":
             write(encode({"type": "answer", "id": rid, "action": legal[0], "env": dict(os.environ)}))
         else:

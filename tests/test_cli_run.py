@@ -1,0 +1,244 @@
+"""`golfref run` and `golfref check-config` as real subprocesses.
+
+Exit codes (README): 0 the match finished, 1 a bot faulted under --strict, 2 usage or a bad
+config (one `golfref: error:` line), 3 internal error, 130 interrupted by Ctrl-C or SIGTERM
+(every bot stopped, the incomplete log kept).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inspects /proc"),
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "tests" / "bots"
+TOKEN = "GOLFREF_TEST_TOKEN"
+WAIT = 30.0  # seconds: only a hung referee takes this long
+LOG_VALIDATOR = jsonschema.Draft202012Validator(
+    json.loads((ROOT / "schemas" / "log.schema.json").read_text(encoding="utf-8"))
+)
+
+
+def golfref(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "golfref.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=WAIT * 2,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def bot(name: str, script: str, *args: str, token: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "command": [sys.executable, "-X", f"golfref_test_token={token}", str(BOTS / script), *args],
+        "env": {TOKEN: token},
+    }
+
+
+def write_config(tmp_path: Path, players: list[dict[str, Any]], move_ms: int = 10_000) -> Path:
+    data = {
+        "match": "cli",
+        "rules": {"preset": "standard", "layout": "2x2", "holes": 2, "turn_limit": 10},
+        "players": players,
+        "time": {"startup_ms": 10_000, "move_ms": move_ms},
+        "log": {"path": str(tmp_path / "logs" / "{match_id}.json")},
+    }
+    path = tmp_path / "match.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def leftovers(token: str) -> list[str]:
+    """Processes carrying `token` in their environment or command line, and our zombie children."""
+    found = []
+    me = os.getpid()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            environ = Path(f"/proc/{name}/environ").read_bytes()
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+            stat = Path(f"/proc/{name}/stat").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(b")") + 2 :].split()
+        if f"{TOKEN}={token}".encode() in environ.split(b"\0") or token.encode() in cmdline:
+            found.append(cmdline.replace(b"\0", b" ").decode(errors="replace"))
+        elif fields[0] == b"Z" and int(fields[1]) == me:
+            found.append(f"zombie {name}")
+    return found
+
+
+def valid(log: dict[str, Any]) -> bool:
+    return LOG_VALIDATOR.is_valid(log)
+
+
+# -- run ------------------------------------------------------------------------------------------
+
+
+def test_run_prints_the_standings(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(tmp_path, [bot("alpha", "echo_bot.py", token=token), {"name": "house", "builtin": "greedy"}])
+    log = tmp_path / "out" / "match.json"
+    done = golfref("run", str(config), "--log", str(log), "--seed", "3")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:2] == ["place", "player"] and lines[0].split()[-2:] == ["total", "status"]
+    rows = {line.split()[1]: line.split() for line in lines[1:3]}
+    assert set(rows) == {"alpha", "house"}
+    assert all(
+        row[-1] == "ok" and len(row) == 2 + 2 + 2 for row in rows.values()
+    )  # place, name, 2 holes, total, status
+    assert lines[-1] == f"log: {log}"
+    assert "Traceback" not in done.stderr
+    assert [line.split(":")[0] for line in done.stderr.splitlines()] == ["hole 1/2", "hole 2/2"]
+    written = json.loads(log.read_text(encoding="utf-8"))
+    assert written["status"] == "finished" and written["seed"] == 3 and valid(written)
+    assert leftovers(token) == []
+
+
+def test_run_json_prints_one_object(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(
+        tmp_path, [bot("alpha", "echo_bot.py", token=token), bot("beta", "bad_bot.py", "illegal", token=token)]
+    )
+    log = tmp_path / "m.json"
+    done = golfref("run", str(config), "--log", str(log), "--json", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert len(done.stdout.splitlines()) == 1
+    summary = json.loads(done.stdout)
+    written = json.loads(log.read_text(encoding="utf-8"))
+    assert summary["log"] == str(log) and summary["match_id"] == written["match_id"]
+    assert summary["seed"] == written["seed"]
+    players = summary["players"]
+    assert [p["name"] for p in players] == ["alpha", "beta"] and [p["seat"] for p in players] == [0, 1]
+    assert [p["total"] for p in players] == written["totals"]
+    assert [p["place"] for p in players] == written["placings"] == [1, 2]
+    assert [p["holes"] for p in players] == [
+        list(s) for s in zip(*(h["result"]["scores"] for h in written["holes"]), strict=True)
+    ]
+    assert [p["status"] for p in players] == ["ok", "disqualified"]
+    assert [p["faults"] for p in players] == [0, 3]  # fallback with max_faults 3 by default
+    assert summary["faults"] == written["faults"]
+    assert {f["kind"] for f in summary["faults"]} == {"illegal_action"}
+    assert leftovers(token) == []
+
+
+def test_strict_exits_1_when_a_bot_faulted(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(
+        tmp_path, [bot("alpha", "echo_bot.py", token=token), bot("beta", "bad_bot.py", "garbage", token=token)]
+    )
+    done = golfref("run", str(config), "--log", str(tmp_path / "m.json"), "--strict", "--quiet")
+    assert done.returncode == 1, done.stderr
+    assert "fault: beta: not_json" in done.stdout
+    clean = write_config(tmp_path, [bot("alpha", "echo_bot.py", token=token), {"name": "h", "builtin": "random"}])
+    assert golfref("run", str(clean), "--log", str(tmp_path / "c.json"), "--strict", "--quiet").returncode == 0
+    assert leftovers(token) == []
+
+
+@pytest.mark.parametrize("command", ["run", "check-config"])
+def test_bad_config_exits_2_with_one_line(tmp_path: Path, command: str) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text(
+        "match: bad\nplayers:\n  - {name: a, builtin: random}\n  - {name: b, builtin: greedy}\nrules:\n  layot: 2x2\n",
+        encoding="utf-8",
+    )
+    done = golfref(command, str(config))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(f"golfref: error: {config}:6: rules.layot: unknown rule option 'layot'")
+    assert "did you mean 'layout'?" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_missing_config_exits_2(tmp_path: Path) -> None:
+    done = golfref("run", str(tmp_path / "nope.yaml"))
+    assert done.returncode == 2
+    assert done.stderr.startswith("golfref: error: ") and "no such file" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal.Signals) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(
+        tmp_path,
+        [bot("sleeper", "bad_bot.py", "sleep-forever", token=token), bot("echo", "echo_bot.py", token=token)],
+        move_ms=60_000,
+    )
+    log = tmp_path / "logs" / "interrupted.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        give_up = time.monotonic() + WAIT
+        while not log.exists():  # written as the first hole starts
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < give_up, "the log never appeared"
+            time.sleep(0.02)
+        assert proc.poll() is None
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert "interrupted" in err and str(log) in err
+    written = json.loads(log.read_text(encoding="utf-8"))
+    assert valid(written), [e.message for e in LOG_VALIDATOR.iter_errors(written)][:3]
+    assert written["status"] == "interrupted" and written["complete"] is False
+    assert written["error"] and written["finished_at"] is not None
+    assert isinstance(written["seed"], int), "the match is over: the seed may be written"
+    assert len(written["holes"]) == 1 and written["holes"][0]["result"] is None, "the open hole is kept"
+    assert written["totals"] is None and written["placings"] is None
+    assert leftovers(token) == []
+
+
+# -- check-config ---------------------------------------------------------------------------------
+
+
+SAMPLES = sorted((ROOT / "sample_matches").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[p.name for p in SAMPLES])
+def test_check_config_accepts_every_sample(sample: Path) -> None:
+    text = sample.read_text(encoding="utf-8")
+    if "node " in text and shutil.which("node") is None:
+        pytest.skip("this sample needs node")
+    if "python3 " in text and shutil.which("python3") is None:
+        pytest.skip("this sample needs python3 on PATH")
+    done = golfref("check-config", str(sample.relative_to(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{sample.relative_to(ROOT)}: ok: ")
+    assert done.stderr == ""

@@ -1,0 +1,459 @@
+"""Match configs: YAML text into frozen values, and every bad config as one located error.
+
+A bad config is a table of cases: the YAML text, the line the error must name, the key path
+and a fragment of the message. Every `ConfigError` reads `FILE:LINE: key.path: message`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from golfref.config import (
+    ConfigError,
+    FaultMode,
+    FaultPolicy,
+    LogSpec,
+    MatchConfig,
+    PlayerSpec,
+    TimeControl,
+    load_config,
+    parse_config,
+)
+from golfref.rules import resolve_rules
+
+SOURCE = "match.yaml"
+TWO = "players:\n  - {name: a, builtin: random}\n  - {name: b, builtin: greedy}\n"  # lines 1-3
+
+
+def seats(n: int) -> str:
+    return "players:\n" + "".join(f"  - {{name: p{i}, builtin: random}}\n" for i in range(n))
+
+
+def parse(text: str, base: Path) -> MatchConfig:
+    return parse_config(text, source=SOURCE, base_dir=base)
+
+
+# (id, YAML text, line, key path or None for a YAML syntax error, message fragment)
+BAD = [
+    ("unknown-top-level-key", "match: x\nrulez: {}\n" + TWO, 2, "rulez", "unknown key 'rulez'; did you mean 'rules'?"),
+    (
+        "unknown-player-key",
+        "players:\n  - name: a\n    builtin: random\n    comand: x\n  - {name: b, builtin: greedy}\n",
+        4,
+        "players[0].comand",
+        "unknown key 'comand'; did you mean 'command'?",
+    ),
+    (
+        "unknown-rule-option",
+        TWO + "rules:\n  preset: standard\n  layot: 2x2\n",
+        6,
+        "rules.layot",
+        "unknown rule option 'layot'; did you mean 'layout'?",
+    ),
+    (
+        "bad-preset",
+        "rules:\n  preset: standart\n" + TWO,
+        2,
+        "rules.preset",
+        "'standart' is not one of: standard, classic, knock, arena",
+    ),
+    ("rules-not-a-mapping", "rules: standard\n" + TWO, 1, "rules", "is not of type 'object'"),
+    ("one-player", seats(1), 1, "players", "a match needs at least 2 players"),
+    ("nine-players", seats(9), 1, "players", "a match takes at most 8 players"),
+    ("players-not-a-list", "players: a\n", 1, "players", "is not of type 'array'"),
+    ("no-players", "match: x\n", 1, "(top level)", "'players' is required"),
+    (
+        "too-many-for-the-preset",
+        "rules:\n  preset: standard\n" + seats(7),
+        3,
+        "players",
+        "preset 'standard' is for 2 to 6 players, got 7",
+    ),
+    (
+        "duplicate-names",
+        "players:\n  - {name: a, builtin: random}\n  - {name: a, builtin: greedy}\n",
+        3,
+        "players[1].name",
+        "name 'a' is already used by players[0]",
+    ),
+    (
+        "command-and-builtin",
+        "players:\n  - {name: b, builtin: greedy}\n  - {name: a, builtin: random, command: python3}\n",
+        3,
+        "players[1]",
+        "a player needs exactly one of command (a bot program) or builtin (random, greedy)",
+    ),
+    (
+        "neither-command-nor-builtin",
+        "players:\n  - {name: a}\n  - {name: b, builtin: greedy}\n",
+        2,
+        "players[0]",
+        "a player needs exactly one of command (a bot program) or builtin (random, greedy)",
+    ),
+    (
+        "unknown-builtin",
+        "players:\n  - {name: a, builtin: smart}\n  - {name: b, builtin: greedy}\n",
+        2,
+        "players[0].builtin",
+        "'smart' is not one of: random, greedy",
+    ),
+    (
+        "env-on-a-builtin",
+        "players:\n  - name: a\n    builtin: random\n    env: {X: 1}\n  - {name: b, builtin: greedy}\n",
+        4,
+        "players[0].env",
+        "applies only to a player with a command",
+    ),
+    (
+        "env-value-a-list",
+        "players:\n  - name: a\n    command: [python3]\n    env:\n      X: [1]\n  - {name: b, builtin: greedy}\n",
+        5,
+        "players[0].env.X",
+        "is not of type 'string', 'number', 'boolean'",
+    ),
+    (
+        "control-character-in-name",
+        'players:\n  - {name: "a\\tb", builtin: random}\n  - {name: b, builtin: greedy}\n',
+        2,
+        "players[0].name",
+        "does not match",
+    ),
+    ("move-ms-zero", TWO + "time:\n  move_ms: 0\n", 5, "time.move_ms", "0 is less than the minimum of 1"),
+    ("move-ms-text", TWO + "time:\n  move_ms: fast\n", 5, "time.move_ms", "'fast' is not of type 'integer'"),
+    ("move-ms-fraction", TWO + "time:\n  move_ms: 2.5\n", 5, "time.move_ms", "2.5 is not of type 'integer'"),
+    ("startup-negative", TWO + "time:\n  startup_ms: -1\n", 5, "time.startup_ms", "less than the minimum of 1"),
+    ("grace-too-long", TWO + "time:\n  grace_ms: 20000\n", 5, "time.grace_ms", "greater than the maximum of 10000"),
+    ("time-misspelt", TWO + "time:\n  mov_ms: 10\n", 5, "time.mov_ms", "unknown key 'mov_ms'; did you mean 'move_ms'?"),
+    ("time-not-a-mapping", TWO + "time: 5\n", 4, "time", "is not of type 'object'"),
+    (
+        "bad-policy",
+        TWO + "faults:\n  policy: forfit\n",
+        5,
+        "faults.policy",
+        "'forfit' is not one of: fallback, forfeit",
+    ),
+    ("max-faults-zero", TWO + "faults:\n  max_faults: 0\n", 5, "faults.max_faults", "less than the minimum of 1"),
+    ("negative-seed", "seed: -1\n" + TWO, 1, "seed", "-1 is less than the minimum of 0"),
+    (
+        "unknown-log-placeholder",
+        TWO + "log:\n  path: logs/{matchid}.json\n",
+        5,
+        "log.path",
+        "unknown placeholder {matchid} (use {match_id}, {match}, {date})",
+    ),
+    ("broken-log-template", TWO + "log:\n  path: logs/{match_id.json\n", 5, "log.path", "bad template"),
+    (
+        "yaml-syntax-error",
+        "match: x\nplayers:\n  - {name: a, builtin: random}\n  - name: b\n   builtin: greedy\n",
+        5,
+        None,
+        "not valid YAML",
+    ),
+    ("yaml-tab", "match: x\nplayers:\n  - {name: a, builtin: random}\n\tbad: 1\n", 4, None, "not valid YAML"),
+    (
+        "a-list-not-a-mapping",
+        "- a\n- b\n",
+        1,
+        "(top level)",
+        "a match config is a mapping with at least a players list",
+    ),
+    ("a-scalar-not-a-mapping", "hello\n", 1, "(top level)", "a match config is a mapping"),
+    (
+        "reveal-count-above-the-grid",
+        TWO + "rules:\n  layout: 2x2\n  reveal_count: 5\n",
+        6,
+        "rules.reveal_count",
+        "5 is more than the 4 cards of layout 2x2",
+    ),
+    (
+        "twos-value",
+        TWO + "rules:\n  twos: 1\n",
+        5,
+        "rules.twos",
+        "must be -2 or 2, got 1",
+    ),
+    (
+        "diagonals-on-a-rectangle",
+        TWO + "rules:\n  layout: 2x3\n  lines: columns+rows+diagonals\n",
+        6,
+        "rules.lines",
+        "diagonals need a square grid",
+    ),
+    ("empty-option", TWO + "rules:\n  layout:\n", 5, "rules.layout", "needs a value"),
+    (
+        "deal-does-not-fit",
+        seats(6) + "rules:\n  layout: 3x3\n  decks: 1\n",
+        8,
+        "rules",
+        "the deal does not fit: 6 players x 9 cards + 1 discard + 1 stock card needs 56 cards, but 1 deck(s) hold 52",
+    ),
+    (
+        "unsplittable-command",
+        "players:\n  - name: a\n    command: 'python3 \"my bot.py'\n  - {name: b, builtin: greedy}\n",
+        3,
+        "players[0].command",
+        "cannot split the command",
+    ),
+    (
+        "blank-command",
+        "players:\n  - {name: a, command: '   '}\n  - {name: b, builtin: greedy}\n",
+        2,
+        "players[0].command",
+        "the command is empty",
+    ),
+    (
+        "missing-program",
+        "players:\n  - {name: b, builtin: greedy}\n  - name: a\n    command: ./no_such_bot.py --fast\n",
+        4,
+        "players[1].command",
+        "no such program: ./no_such_bot.py",
+    ),
+    (
+        "program-not-on-path",
+        "players:\n  - name: a\n    command: no-such-program-golfref --x\n  - {name: b, builtin: greedy}\n",
+        3,
+        "players[0].command",
+        "program 'no-such-program-golfref' is not on PATH",
+    ),
+    (
+        "missing-cwd",
+        "players:\n  - name: a\n    command: [./bot.py]\n    cwd: nowhere\n  - {name: b, builtin: greedy}\n",
+        4,
+        "players[0].cwd",
+        "no such directory",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "path", "fragment"), [c[1:] for c in BAD], ids=[c[0] for c in BAD])
+def test_bad_config_names_file_line_and_key(
+    tmp_path: Path, text: str, line: int, path: str | None, fragment: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse(text, tmp_path)
+    message = str(info.value)
+    where = f"{SOURCE}:{line}: " + (f"{path}: " if path is not None else "")
+    assert message.startswith(where), message
+    assert fragment in message, message
+    assert "\n" not in message
+
+
+def test_a_program_that_is_not_executable(tmp_path: Path) -> None:
+    (tmp_path / "bot.py").write_text("print()\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"^match\.yaml:3: players\[0\]\.command: \./bot\.py is not executable"):
+        parse("players:\n  - name: a\n    command: ./bot.py\n  - {name: b, builtin: greedy}\n", tmp_path)
+
+
+def test_an_empty_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"^match\.yaml: \(top level\): a match config is a mapping"):
+        parse("", tmp_path)
+
+
+def test_load_config_reports_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such file"):
+        load_config(tmp_path / "missing.yaml")
+    with pytest.raises(ConfigError, match="is a directory"):
+        load_config(tmp_path)
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(b"match: caf\xe9\n")
+    with pytest.raises(ConfigError, match=r"latin\.yaml: not UTF-8"):
+        load_config(latin)
+
+
+def test_a_file_error_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("players:\n  - {name: a, builtin: random}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == f"{path}:1: players: a match needs at least 2 players"
+
+
+# -- good configs --------------------------------------------------------------------------------
+
+
+def test_defaults(tmp_path: Path) -> None:
+    config = parse(TWO, tmp_path)
+    assert config == MatchConfig(
+        name="match",  # the file's stem
+        rules=resolve_rules("standard", {}, 2),
+        seed=None,
+        players=(PlayerSpec(name="a", builtin="random"), PlayerSpec(name="b", builtin="greedy")),
+        time=TimeControl(startup_ms=10_000, move_ms=2_000, bank_ms=0, increment_ms=0, grace_ms=100),
+        faults=FaultPolicy(mode=FaultMode.FALLBACK, fallback="greedy", max_faults=3),
+        log=LogSpec(path="logs/{match_id}.json", transcript=False),
+        source=SOURCE,
+    )
+
+
+def test_every_section(tmp_path: Path) -> None:
+    text = f"""\
+match: full match
+rules:
+  preset: knock
+  layout: 2x2
+  knock_penalty: double
+  holes: 4
+seed: 12345
+players:
+  - name: bot
+    command: [{sys.executable}, -u, my_bot.py]
+    env: {{MODE: fast}}
+  - name: house
+    builtin: random
+  - name: house2
+    builtin: greedy
+time:
+  startup_ms: 5000
+  move_ms: 250
+  bank_ms: 1000
+  increment_ms: 10
+  grace_ms: 50
+faults:
+  policy: forfeit
+  fallback: random
+  max_faults: 5
+log:
+  path: out/{{match}}-{{date}}.json
+  transcript: true
+"""
+    config = parse(text, tmp_path)
+    assert config.name == "full match" and config.seed == 12345 and config.source == SOURCE
+    assert config.rules == resolve_rules("knock", {"layout": "2x2", "knock_penalty": "double", "holes": 4}, 3)
+    assert config.players == (
+        PlayerSpec(name="bot", command=(sys.executable, "-u", "my_bot.py"), cwd=str(tmp_path), env=(("MODE", "fast"),)),
+        PlayerSpec(name="house", builtin="random"),
+        PlayerSpec(name="house2", builtin="greedy"),
+    )
+    assert config.time == TimeControl(startup_ms=5000, move_ms=250, bank_ms=1000, increment_ms=10, grace_ms=50)
+    assert config.faults == FaultPolicy(mode=FaultMode.FORFEIT, fallback="random", max_faults=5)
+    assert config.log == LogSpec(path="out/{match}-{date}.json", transcript=True)
+
+
+def test_values_are_frozen(tmp_path: Path) -> None:
+    config = parse(TWO, tmp_path)
+    for value, field in (
+        (config, "seed"),
+        (config.players[0], "name"),
+        (config.time, "move_ms"),
+        (config.faults, "max_faults"),
+        (config.log, "path"),
+        (config.rules, "holes"),
+    ):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, field, 1)
+    assert isinstance(config.players, tuple)
+
+
+def test_command_string_is_split_like_a_shell(tmp_path: Path) -> None:
+    exe = shlex.quote(sys.executable)
+    text = f"players:\n  - name: a\n    command: '{exe} \"my bot.py\" --x'\n  - {{name: b, builtin: greedy}}\n"
+    assert parse(text, tmp_path).players[0].command == (sys.executable, "my bot.py", "--x")
+
+
+@pytest.mark.skipif(shutil.which("python3") is None, reason="no python3 on PATH")
+def test_command_found_on_path(tmp_path: Path) -> None:
+    text = 'players:\n  - name: a\n    command: python3 "my bot.py" --x\n  - {name: b, builtin: greedy}\n'
+    assert parse(text, tmp_path).players[0].command == ("python3", "my bot.py", "--x")
+
+
+def test_command_list_is_kept_as_is(tmp_path: Path) -> None:
+    text = (
+        f"players:\n  - name: a\n    command: ['{sys.executable}', 'a b', '\"c\"']\n  - {{name: b, builtin: greedy}}\n"
+    )
+    assert parse(text, tmp_path).players[0].command == (sys.executable, "a b", '"c"')
+
+
+def test_cwd_is_relative_to_the_config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "conf"
+    bots = folder / "bots"
+    bots.mkdir(parents=True)
+    bot = bots / "bot.py"
+    bot.write_text("#!/usr/bin/env python3\n", encoding="utf-8")
+    bot.chmod(0o755)
+    path = folder / "match.yaml"
+    path.write_text(
+        "players:\n"
+        "  - name: inside\n    command: ./bot.py --x\n    cwd: bots\n"
+        f"  - name: default\n    command: [{sys.executable}, bots/bot.py]\n",
+        encoding="utf-8",
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # where golfref runs does not matter
+    config = load_config(path)
+    inside, default = config.players
+    assert inside.command == ("./bot.py", "--x")
+    assert inside.cwd is not None and Path(inside.cwd).resolve() == bots.resolve()
+    assert default.cwd is not None and Path(default.cwd).resolve() == folder.resolve()
+    # the program is looked up in the player's cwd: from the config's folder it is not there
+    path.write_text("players:\n  - name: a\n    command: ./bot.py\n  - {name: b, builtin: greedy}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"match\.yaml:3: players\[0\]\.command: no such program: \./bot\.py"):
+        load_config(path)
+
+
+def test_env_values_become_strings(tmp_path: Path) -> None:
+    text = (
+        "players:\n  - name: a\n"
+        f"    command: [{sys.executable}]\n"
+        "    env: {TEXT: x, INT: 5, FLOAT: 1.5, FLAG_ON: true, FLAG_OFF: false, EMPTY: ''}\n"
+        "  - {name: b, builtin: greedy}\n"
+    )
+    assert parse(text, tmp_path).players[0].env == (
+        ("TEXT", "x"),
+        ("INT", "5"),
+        ("FLOAT", "1.5"),
+        ("FLAG_ON", "1"),
+        ("FLAG_OFF", "0"),
+        ("EMPTY", ""),
+    )
+
+
+def test_name_defaults_to_the_file_stem(tmp_path: Path) -> None:
+    assert parse_config(TWO, source="some/dir/weekly.yaml", base_dir=tmp_path).name == "weekly"
+
+
+# -- configs that pass the check but cannot be played ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env", "key"),
+    [("{GOLFREF_SEAT: '5'}", "GOLFREF_SEAT"), ("{GOLFREF_PROTOCOL: '2'}", "GOLFREF_PROTOCOL"), ("{'A=B': x}", "A=B")],
+    ids=["seat", "protocol", "equals-sign"],
+)
+def test_env_the_referee_cannot_give_is_a_config_error(tmp_path: Path, env: str, key: str) -> None:
+    """The bot's environment is built when it starts; a config it cannot be built from must fail here.
+
+    Otherwise `check-config` says ok and `golfref run` stops with an internal error (exit 3).
+    """
+    text = f"players:\n  - name: a\n    command: [{sys.executable}]\n    env: {env}\n  - {{name: b, builtin: greedy}}\n"
+    with pytest.raises(ConfigError, match=r"^match\.yaml:4: players\[0\]\.env") as info:
+        parse(text, tmp_path)
+    assert key in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (TWO + "seed: 5.0\n", lambda c: c.seed),
+        (TWO + "time:\n  move_ms: 1500.0\n", lambda c: c.time.move_ms),
+        (TWO + "faults:\n  max_faults: 2.0\n", lambda c: c.faults.max_faults),
+    ],
+    ids=["seed", "move_ms", "max_faults"],
+)
+def test_whole_numbers_are_ints(tmp_path: Path, text: str, value) -> None:  # type: ignore[no-untyped-def]
+    """JSON Schema's "integer" accepts 5.0; the config must then hold 5, or reject it.
+
+    A float seed reaches the referee as is: `seed ^ 0x5EEDF00D` raises TypeError, so
+    `golfref run` exits 3 (internal error) on a config `check-config` called ok.
+    """
+    try:
+        config = parse(text, tmp_path)
+    except ConfigError:
+        return
+    assert type(value(config)) is int, repr(value(config))

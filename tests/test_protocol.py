@@ -1,0 +1,232 @@
+"""The protocol module against schemas/protocol.schema.json.
+
+`parse_ready` and `parse_answer` check bot messages by hand "to the letter of the schema":
+a table of lines is run through both the schema and the parser, and each line must be
+accepted by both or rejected by both. Messages the referee builds must validate, and the
+three schemas must be valid JSON Schemas.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from golfref import protocol
+from golfref.engine import Game
+from golfref.rules import resolve_rules
+from golfref.view import events_for, view
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "schemas"
+SCHEMA = json.loads((SCHEMAS / "protocol.schema.json").read_text(encoding="utf-8"))
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+
+
+def only(kind: str) -> jsonschema.Draft202012Validator:
+    """A validator for one message type of the protocol schema."""
+    return jsonschema.Draft202012Validator({**SCHEMA, "oneOf": [{"$ref": f"#/$defs/{kind}"}]})
+
+
+READY, ANSWER = only("ready"), only("answer")
+
+
+def schema_accepts(validator: jsonschema.Draft202012Validator, line: str) -> bool:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False
+    return validator.is_valid(data)
+
+
+def parser_accepts(parse: Any, line: str) -> bool:
+    try:
+        parse(line)
+    except protocol.MessageError:
+        return False
+    return True
+
+
+def j(**fields: Any) -> str:
+    return json.dumps(fields, ensure_ascii=False)
+
+
+# (id, line, accepted)
+READY_CASES = [
+    ("minimal", j(type="ready", name="bot"), True),
+    ("with-version", j(type="ready", name="bot", version="1.2"), True),
+    ("empty-version", j(type="ready", name="bot", version=""), True),
+    ("extra-fields", j(type="ready", name="bot", author="me", n=3), True),
+    ("name-64", j(type="ready", name="n" * 64), True),
+    ("name-64-astral", j(type="ready", name="\U0001f600" * 64), True),
+    ("name-control-chars", j(type="ready", name="a\tb\n"), True),
+    ("version-64", j(type="ready", name="bot", version="v" * 64), True),
+    ("name-65", j(type="ready", name="n" * 65), False),
+    ("name-65-astral", j(type="ready", name="\U0001f600" * 65), False),
+    ("name-empty", j(type="ready", name=""), False),
+    ("name-missing", j(type="ready"), False),
+    ("name-number", j(type="ready", name=7), False),
+    ("name-null", j(type="ready", name=None), False),
+    ("name-list", j(type="ready", name=["bot"]), False),
+    ("version-65", j(type="ready", name="bot", version="v" * 65), False),
+    ("version-number", j(type="ready", name="bot", version=1), False),
+    ("version-null", j(type="ready", name="bot", version=None), False),
+    ("wrong-type", j(type="answer", name="bot"), False),
+    ("type-case", j(type="Ready", name="bot"), False),
+    ("type-missing", j(name="bot"), False),
+    ("type-number", j(type=1, name="bot"), False),
+    ("array", '["ready"]', False),
+    ("string", '"ready"', False),
+    ("null", "null", False),
+    ("not-json", "ready bot", False),
+    ("truncated", '{"type": "ready", "name": "bot"', False),
+    ("empty-line", "", False),
+]
+
+ANSWER_CASES = [
+    ("minimal", j(type="answer", id=1, action="stock"), True),
+    ("big-id", j(type="answer", id=10**18, action="swap:3"), True),
+    ("extra-fields", j(type="answer", id=3, action="stock", note="hi"), True),
+    ("any-text-action", j(type="answer", id=3, action="anything at all"), True),
+    ("empty-action", j(type="answer", id=3, action=""), True),
+    ("action-32", j(type="answer", id=3, action="a" * 32), True),
+    ("action-33", j(type="answer", id=3, action="a" * 33), False),
+    ("action-missing", j(type="answer", id=3), False),
+    ("action-number", j(type="answer", id=3, action=3), False),
+    ("action-null", j(type="answer", id=3, action=None), False),
+    ("id-zero", j(type="answer", id=0, action="stock"), False),
+    ("id-negative", j(type="answer", id=-4, action="stock"), False),
+    ("id-text", j(type="answer", id="1", action="stock"), False),
+    ("id-true", j(type="answer", id=True, action="stock"), False),
+    ("id-fraction", j(type="answer", id=1.5, action="stock"), False),
+    ("id-whole-float", '{"type": "answer", "id": 1.0, "action": "stock"}', True),
+    ("id-exponent", '{"type": "answer", "id": 2e0, "action": "stock"}', True),
+    ("id-missing", j(type="answer", action="stock"), False),
+    ("id-null", j(type="answer", id=None, action="stock"), False),
+    ("wrong-type", j(type="ready", id=1, action="stock"), False),
+    ("type-missing", j(id=1, action="stock"), False),
+    ("array", "[1, 2]", False),
+    ("number", "5", False),
+    ("not-json", "stock", False),
+    ("truncated", '{"type":"answer","id":', False),
+]
+
+
+@pytest.mark.parametrize(("line", "accepted"), [c[1:] for c in READY_CASES], ids=[c[0] for c in READY_CASES])
+def test_parse_ready_agrees_with_the_schema(line: str, accepted: bool) -> None:
+    assert schema_accepts(READY, line) is accepted, "the table disagrees with the schema"
+    assert parser_accepts(protocol.parse_ready, line) is accepted, "the parser disagrees with the schema"
+
+
+@pytest.mark.parametrize(("line", "accepted"), [c[1:] for c in ANSWER_CASES], ids=[c[0] for c in ANSWER_CASES])
+def test_parse_answer_agrees_with_the_schema(line: str, accepted: bool) -> None:
+    assert schema_accepts(ANSWER, line) is accepted, "the table disagrees with the schema"
+    assert parser_accepts(protocol.parse_answer, line) is accepted, "the parser disagrees with the schema"
+
+
+def test_parsers_return_the_fields() -> None:
+    assert protocol.parse_ready(j(type="ready", name="bot", version="2")) == ("bot", "2")
+    assert protocol.parse_ready(j(type="ready", name="bot")) == ("bot", None)
+    assert protocol.parse_answer(j(type="answer", id=9, action="swap:1", extra=1)) == (9, "swap:1")
+
+
+@pytest.mark.parametrize("line", ["nope", "[]", '"x"', "1", "null", "{", '{"a": NaNx}', "[" * 100_000])
+def test_lines_that_are_no_json_object_are_not_json(line: str) -> None:
+    for parse in (protocol.parse_ready, protocol.parse_answer):
+        with pytest.raises(protocol.NotJson):
+            parse(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [j(type="answer", id=1, action="x"), j(name="bot"), j(type=None), j(type="ready")],
+)
+def test_json_objects_of_the_wrong_shape_are_invalid_messages(line: str) -> None:
+    with pytest.raises(protocol.InvalidMessage):
+        protocol.parse_ready(line)
+
+
+# -- messages the referee builds -----------------------------------------------------------------
+
+
+def played_game(preset: str, overrides: dict[str, Any], players: int) -> tuple[Game, list[str], list[str]]:
+    """A whole match of random legal moves; every request's line and every seat's hole_end lines."""
+    rules = resolve_rules(preset, overrides, players)
+    game = Game(rules)
+    rng = random.Random(5)
+    names = [str(c) for c in game.cards]
+    requests, hole_ends = [], []
+    rid = 0
+    seen_holes = 0
+    while not game.over:
+        if game.chance is not None:
+            order = list(game.chance)
+            rng.shuffle(order)
+            game.apply_shuffle(order)
+            continue
+        seat = game.to_move
+        assert seat is not None and game.decision is not None
+        legal = game.legal_actions()
+        rid += 1
+        requests.append(
+            protocol.request(
+                rid,
+                game.decision.value,
+                view(game, seat).to_json(),
+                events_for(game, seat),
+                [a.text for a in legal],
+                2000,
+            )
+        )
+        game.apply(rng.choice(legal))
+        if len(game.results) > seen_holes:
+            seen_holes = len(game.results)
+            hole_ends += [
+                protocol.hole_end(game.results[-1], names, events_for(game, s, 0, finished=True))
+                for s in range(players)
+            ]
+    return game, requests, hole_ends
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "players"),
+    [
+        ("standard", {"holes": 2}, 2),
+        ("arena", {"layout": "2x2", "card_powers": True, "holes": 2}, 3),
+        ("classic", {"reveal": "peek", "decks": 2, "jokers": "on", "holes": 1, "turn_limit": 30}, 4),
+    ],
+)
+def test_built_messages_validate(preset: str, overrides: dict[str, Any], players: int) -> None:
+    game, requests, hole_ends = played_game(preset, overrides, players)
+    time = {"startup_ms": 10_000, "move_ms": 2_000, "bank_ms": 0, "increment_ms": 0, "grace_ms": 100}
+    names = [f"p{i}" for i in range(players)]
+    lines = [protocol.hello(i, names, game.rules.to_dict(), time) for i in range(players)]
+    lines += requests + hole_ends
+    lines.append(protocol.match_end(game.totals, game.placings([players - 1]), [players - 1]))
+    lines.append(protocol.goodbye())
+    assert len(hole_ends) == game.rules.holes * players and requests
+    for line in lines:
+        assert "\n" not in line and "\r" not in line
+        message = json.loads(line)
+        errors = [e.message for e in VALIDATOR.iter_errors(message)]
+        assert errors == [], (message["type"], errors[:3])
+    assert json.loads(protocol.goodbye()) == {"type": "goodbye"}
+    hello = json.loads(lines[0])
+    assert hello["protocol"] == protocol.PROTOCOL_VERSION == 1 and hello["seat"] == 0 and hello["players"] == names
+
+
+def test_the_schema_rejects_what_no_message_is() -> None:
+    messages: list[Any] = [{"type": "hello"}, {"type": "goodbye", "x": 1}, {"type": "chatter"}, [], "goodbye"]
+    for message in messages:
+        assert not VALIDATOR.is_valid(message)
+
+
+@pytest.mark.parametrize("name", ["protocol.schema.json", "log.schema.json", "match-config.schema.json"])
+def test_schemas_are_valid_against_their_metaschema(name: str) -> None:
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
