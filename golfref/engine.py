@@ -298,6 +298,11 @@ class Game:
         self._legal: tuple[Action, ...] | None = None
 
     @property
+    def dealing(self) -> bool:
+        """Whether the pending shuffle is a hole's deal (else a D7 reshuffle, or none)."""
+        return self.chance is not None and not self.grids[0]
+
+    @property
     def is_chance(self) -> bool:
         """Whether the game waits for a shuffle."""
         return self.chance is not None
@@ -321,7 +326,7 @@ class Game:
         order = tuple(order)
         if sorted(order) != sorted(self.chance):
             raise GameError("the shuffle is not a permutation of the cards to shuffle")
-        dealing = not self.grids[0]
+        dealing = self.dealing
         self.chance = None
         self.history.append(Shuffle(order))
         if dealing:

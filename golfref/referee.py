@@ -505,7 +505,7 @@ class _Referee:
             if chance is not None:
                 order = list(chance)
                 self.shuffler.shuffle(order)
-                dealing = not game.grids[0]
+                dealing = game.dealing
                 hole, starter = game.hole, game.starter
                 game.apply_shuffle(order)
                 if dealing:

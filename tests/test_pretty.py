@@ -111,7 +111,7 @@ def make_log(name: str) -> dict[str, Any]:
         if game.chance is not None:
             order = list(game.chance)
             rng.shuffle(order)
-            dealing = not game.grids[0]
+            dealing = game.dealing
             hole, starter = game.hole, game.starter
             game.apply_shuffle(order)
             if dealing:
