@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from . import engine, referee
+from . import engine, referee, replay
 
-SECTIONS = {"engine": engine.run, "referee": referee.run}
+SECTIONS = {"engine": engine.run, "referee": referee.run, "replay": replay.run}
 
 
 def main(argv: list[str]) -> None:

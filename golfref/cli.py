@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
+from collections.abc import Mapping
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -14,9 +16,10 @@ from .cards import CardError, Rank, parse_card
 from .config import ConfigError, MatchConfig, load_config
 from .engine import HoleResult
 from .referee import MatchInterrupted, MatchResult, run_match
-from .terminal import sanitize
+from .replay import Report, Status, validate_file
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
+from .terminal import sanitize
 
 app = typer.Typer(
     name="golfref",
@@ -72,9 +75,7 @@ def parse_sets(items: list[str] | None) -> dict[str, Any]:
     return result
 
 
-PresetOpt = Annotated[
-    str, typer.Option("--preset", "-p", help=f"Rule preset: {', '.join(PRESETS)}.")
-]
+PresetOpt = Annotated[str, typer.Option("--preset", "-p", help=f"Rule preset: {', '.join(PRESETS)}.")]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override one rule option (repeatable)."),
@@ -86,7 +87,9 @@ def score(
     grid: Annotated[str, typer.Argument(help='Rows separated by "/", cards by spaces: "7S KH 5D / 7C 2S QD".')],
     preset: PresetOpt = "standard",
     sets: SetOpt = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Show cancelled lines, blocks and each card's points.")] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show cancelled lines, blocks and each card's points.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Score one fully revealed grid; the grid's shape sets the layout."""
@@ -132,8 +135,7 @@ def score(
                     "preset": preset,
                     "points": [list(result.points[r * n_cols : (r + 1) * n_cols]) for r in range(n_rows)],
                     "cancelled": [
-                        {"kind": line.kind, "index": line.index, "slots": list(line.slots)}
-                        for line in result.cancelled
+                        {"kind": line.kind, "index": line.index, "slots": list(line.slots)} for line in result.cancelled
                     ],
                     "blocks": list(result.blocks),
                 }
@@ -150,10 +152,7 @@ def score(
             out(f"block: {' '.join(labels[s] for s in square)} scores {rules.block_bonus}")
         width = max(len(label) for label in labels)
         for r in range(n_rows):
-            cells = [
-                f"{labels[s]:>{width}} {result.points[s]:>3}"
-                for s in range(r * n_cols, (r + 1) * n_cols)
-            ]
+            cells = [f"{labels[s]:>{width}} {result.points[s]:>3}" for s in range(r * n_cols, (r + 1) * n_cols)]
             out("   ".join(cells))
 
 
@@ -200,8 +199,12 @@ def _terminate(signum: int, frame: object) -> None:
 @app.command()
 def run(
     config: Annotated[str, typer.Argument(help="The match config (YAML).")],
-    log: Annotated[str | None, typer.Option("--log", help="Write the log here instead of the config's log.path.")] = None,
-    seed: Annotated[int | None, typer.Option("--seed", min=0, help="Seed for the shuffles (overrides the config).")] = None,
+    log: Annotated[
+        str | None, typer.Option("--log", help="Write the log here instead of the config's log.path.")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, help="Seed for the shuffles (overrides the config).")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
@@ -210,7 +213,7 @@ def run(
     cfg = _config_or_fail(config)
 
     def progress(result: HoleResult, names: tuple[str, ...]) -> None:
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         err(f"hole {result.hole + 1}/{cfg.rules.holes}: {scores} ({result.end.value})")
 
     previous = signal.signal(signal.SIGTERM, _terminate)
@@ -230,6 +233,119 @@ def run(
             out(line)
     if strict and result.faults:
         raise typer.Exit(EXIT_FAULTED)
+
+
+def _parse_number(option: str, text: str | None, what: str) -> int | None:
+    """An option's whole number, or a one-line usage error (typer's own would be a box of text)."""
+    if text is None:
+        return None
+    try:
+        return int(text.strip())
+    except ValueError:
+        fail(f"{option} {text!r}: expected {what}")
+
+
+def _check_line(path: str, report: Report) -> str:
+    if report.status is Status.VALID:
+        return f"{path}: valid"
+    return f"{path}: {report.status.value}: {report.message}"
+
+
+def use_color(stream: Any, environ: Mapping[str, str], no_color: bool) -> bool:
+    """Colour only on a terminal, and never with --no-color or a non-empty NO_COLOR (no-color.org)."""
+    if no_color or environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def replay_exit_code(reports: list[Report]) -> int:
+    """`golfref replay --check` exits 0 only when every log is valid."""
+    return EXIT_OK if all(r.status is Status.VALID for r in reports) else EXIT_FAULTED
+
+
+@app.command()
+def replay(
+    logs: Annotated[list[str], typer.Argument(metavar="LOG", help="The log to show; with --check, one or more logs.")],
+    check: Annotated[
+        bool, typer.Option("--check", help="Only validate: one line per log; exit 0 only when every log is valid.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the validation reports as one JSON array (implies --check).")
+    ] = False,
+    hole: Annotated[str | None, typer.Option("--hole", metavar="N", help="Show hole N only (counted from 1).")] = None,
+    seat: Annotated[
+        str | None, typer.Option("--seat", metavar="S", help="Show the match as seat S saw it (seats count from 0).")
+    ] = None,
+    summary: Annotated[bool, typer.Option("--summary", help="Show only the hole scores and the standings.")] = False,
+    no_color: Annotated[
+        bool, typer.Option("--no-color", help="No colour (default: colour on a terminal unless NO_COLOR is set).")
+    ] = False,
+    ascii_only: Annotated[
+        bool, typer.Option("--ascii", help="Print ASCII only (no suit symbols or box drawing).")
+    ] = False,
+) -> None:
+    """Validate a game log, then show the match turn by turn.
+
+    A log is checked first: its digest (changed after it was written?),
+    its schema, and a re-play of the whole match through the engine.
+    A tampered or invalid log is reported and not shown; an incomplete
+    one (an interrupted match) is shown after a warning.
+    """
+    if as_json:
+        check = True
+    if check:
+        for name, given in (("--hole", hole), ("--seat", seat), ("--summary", summary or None)):
+            if given is not None:
+                fail(f"{name} applies when showing a match, not with --check")
+        reports = [validate_file(path) for path in logs]
+        if as_json:
+            items = [{"path": path, **report.to_json()} for path, report in zip(logs, reports, strict=True)]
+            out(json.dumps(items, ensure_ascii=False))
+        else:
+            for path, report in zip(logs, reports, strict=True):
+                out(sanitize(_one_line(_check_line(path, report))))
+        raise typer.Exit(replay_exit_code(reports))
+
+    if len(logs) != 1:
+        fail(f"give one LOG to show ({len(logs)} given); several logs only with --check")
+    path = logs[0]
+    hole_number = _parse_number("--hole", hole, "a hole number, counted from 1")
+    seat_number = _parse_number("--seat", seat, "a seat number, counted from 0")
+    report = validate_file(path)
+    if report.doc is None:  # unreadable: missing, not JSON, truncated...
+        fail(sanitize(f"{path}: {report.message}"), EXIT_FAULTED)
+    if report.status in (Status.INVALID, Status.TAMPERED):
+        fail(sanitize(f"{path}: {report.status.value}: {report.message}"), EXIT_FAULTED)
+    doc = report.doc
+    holes = len(doc["holes"])
+    players = len(doc["players"])
+    if hole_number is not None and not 1 <= hole_number <= holes:
+        if not holes:
+            fail(f"--hole {hole_number}: the log has no hole yet")
+        fail(f"--hole {hole_number}: the log has {holes} hole{'s' if holes != 1 else ''} (1 to {holes})")
+    if seat_number is not None and not 0 <= seat_number < players:
+        fail(f"--seat {seat_number}: the match has {players} seats (0 to {players - 1})")
+    if report.status is Status.INCOMPLETE:
+        err(sanitize(_one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
+    try:
+        from .pretty import render_match
+    except ImportError as e:
+        fail(f"cannot show the match: the pretty-printer is not available ({e})", EXIT_INTERNAL)
+    color = use_color(sys.stdout, os.environ, no_color)
+    try:
+        lines = render_match(
+            doc,
+            hole=None if hole_number is None else hole_number - 1,
+            seat=seat_number,
+            summary=summary,
+            color=color,
+            ascii_only=ascii_only,
+        )
+    except ValueError as e:
+        fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
+    for line in lines:
+        out(line)
 
 
 def summary_json(result: MatchResult) -> dict[str, Any]:
@@ -259,7 +375,11 @@ def standings_lines(result: MatchResult) -> list[str]:
     names = [sanitize(n) for n in result.names]
     holes = len(result.hole_scores)
     width = max(6, *(len(n) for n in names))
-    head = f"{'place':<5}  {'player':<{width}}  " + " ".join(f"{h + 1:>4}" for h in range(holes)) + f"  {'total':>5}  status"
+    head = (
+        f"{'place':<5}  {'player':<{width}}  "
+        + " ".join(f"{h + 1:>4}" for h in range(holes))
+        + f"  {'total':>5}  status"
+    )
     lines = [head]
     order = sorted(range(len(names)), key=lambda s: (result.placings[s], s))
     for s in order:

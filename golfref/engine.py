@@ -130,7 +130,7 @@ class Action:
         """Read the written form of an action; raises ValueError when it is malformed."""
         if not isinstance(text, str):
             raise ValueError(f"an action is a string, got {type(text).__name__}")
-        parts = text.strip().split(":")
+        parts = text.split(":")
         try:
             kind = ActionKind(parts[0])
         except ValueError:
@@ -140,10 +140,14 @@ class Action:
         if len(numbers) != want or not all(p.isdigit() and len(p) <= 3 for p in numbers):
             raise ValueError(f"malformed action {text!r}")
         if kind is _K_TARGET:
-            return target_action(int(numbers[0]), int(numbers[1]))
-        if want:
-            return _interned(kind, int(numbers[0]))
-        return _PLAIN[kind]
+            action = target_action(int(numbers[0]), int(numbers[1]))
+        elif want:
+            action = _interned(kind, int(numbers[0]))
+        else:
+            action = _PLAIN[kind]
+        if action.text != text:  # one written form only: no spaces, no leading zeros
+            raise ValueError(f"malformed action {text!r} (written {action.text!r})")
+        return action
 
 
 _PLAIN = {k: Action(k) for k in ActionKind if k not in _SLOTTED}
