@@ -198,7 +198,16 @@ def test_suit_colours() -> None:
 
 @pytest.mark.parametrize(
     ("decks", "jokers", "size"),
-    [(1, False, 52), (1, True, 54), (2, False, 104), (2, True, 108), (3, False, 156), (3, True, 162), (4, False, 208), (4, True, 216)],
+    [
+        (1, False, 52),
+        (1, True, 54),
+        (2, False, 104),
+        (2, True, 108),
+        (3, False, 156),
+        (3, True, 162),
+        (4, False, 208),
+        (4, True, 216),
+    ],
 )
 def test_deck_set_sizes(decks: int, jokers: bool, size: int) -> None:
     cards = deck_set(decks, jokers)

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.conftest import BOTS
 
 from golfref.process import (
     LINE_LIMIT,
@@ -35,6 +34,7 @@ from golfref.process import (
     ReadStatus,
     bot_environment,
 )
+from tests.conftest import BOTS
 
 pytestmark = [
     pytest.mark.process,
@@ -45,9 +45,7 @@ pytestmark = [
 GENEROUS = 15.0  # seconds: only a broken bot or referee takes this long
 SHORT = 0.3  # seconds: for the tests whose subject is the timeout itself
 TOKEN = "GOLFREF_TEST_TOKEN"
-HELLO = json.dumps(
-    {"type": "hello", "protocol": 1, "seat": 0, "players": ["a", "b"], "rules": {}, "time": {}}
-)
+HELLO = json.dumps({"type": "hello", "protocol": 1, "seat": 0, "players": ["a", "b"], "rules": {}, "time": {}})
 MINIMAL_ENV = {
     "PATH", "HOME", "LANG", "LC_ALL", "PYTHONUNBUFFERED", "PYTHONIOENCODING",
     "GOLFREF_PROTOCOL", "GOLFREF_SEAT",
@@ -56,7 +54,15 @@ MINIMAL_ENV = {
 
 def request(rid: int, legal: tuple[str, ...] = ("stock", "discard")) -> str:
     return json.dumps(
-        {"type": "request", "id": rid, "decision": "draw", "view": {}, "events": [], "legal": list(legal), "time_ms": 2000}
+        {
+            "type": "request",
+            "id": rid,
+            "decision": "draw",
+            "view": {},
+            "events": [],
+            "legal": list(legal),
+            "time_ms": 2000,
+        }
     )
 
 

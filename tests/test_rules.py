@@ -269,9 +269,7 @@ OVERRIDES_WIN = [
 
 
 @pytest.mark.parametrize(("preset", "players", "overrides", "option", "value"), OVERRIDES_WIN)
-def test_explicit_override_wins(
-    preset: str, players: int, overrides: dict[str, Any], option: str, value: Any
-) -> None:
+def test_explicit_override_wins(preset: str, players: int, overrides: dict[str, Any], option: str, value: Any) -> None:
     assert resolve_rules(preset, overrides, players).to_dict()[option] == value
 
 
@@ -393,7 +391,17 @@ def test_layout_outside_1_to_4_or_unreadable_rejected(layout: Any) -> None:
 
 @pytest.mark.parametrize(
     ("value", "shape"),
-    [("1x1", (1, 1)), ("4x4", (4, 4)), ("1x4", (1, 4)), ("4x1", (4, 1)), (4, (2, 2)), (6, (2, 3)), (8, (2, 4)), (9, (3, 3)), ("6", (2, 3))],
+    [
+        ("1x1", (1, 1)),
+        ("4x4", (4, 4)),
+        ("1x4", (1, 4)),
+        ("4x1", (4, 1)),
+        (4, (2, 2)),
+        (6, (2, 3)),
+        (8, (2, 4)),
+        (9, (3, 3)),
+        ("6", (2, 3)),
+    ],
 )
 def test_parse_layout_accepts(value: Any, shape: tuple[int, int]) -> None:
     assert parse_layout(value) == shape
@@ -428,7 +436,9 @@ def test_players_and_preset_are_not_overrides(name: str) -> None:
     assert repr(name) in _error("classic", {name: 3})
 
 
-@pytest.mark.parametrize(("name", "suggestion"), [("clasic", "classic"), ("standrd", "standard"), ("Arena", "arena"), ("knok", "knock")])
+@pytest.mark.parametrize(
+    ("name", "suggestion"), [("clasic", "classic"), ("standrd", "standard"), ("Arena", "arena"), ("knok", "knock")]
+)
 def test_unknown_preset_suggests_nearest(name: str, suggestion: str) -> None:
     msg = _error(name)
     assert "preset" in msg and repr(name) in msg and f"did you mean {suggestion!r}" in msg

@@ -25,7 +25,6 @@ import jsonschema
 import pytest
 
 from golfref import protocol
-
 from golfref.engine import Action, Game
 from golfref.rules import Rules, resolve_rules
 from golfref.view import events_for, view

@@ -7,5 +7,5 @@ from golfref.scoring import score_grid
 
 def test_carla_example_scores_13() -> None:
     rules = resolve_rules("classic", {"layout": "2x3"})
-    ranks = [parse_card(c).rank for c in "7S KH 5D 7C 2S QD".split()]
+    ranks = [parse_card(c).rank for c in ["7S", "KH", "5D", "7C", "2S", "QD"]]
     assert score_grid(ranks, rules).total == 13

@@ -1,0 +1,41 @@
+"""README.md keeps its promises: its console examples run, its commands exist, and the
+two-command contract is what the Makefile and .ci/run do."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from golfref.cli import app
+from tests.test_docs_rules import _console_examples
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+EXAMPLES = _console_examples(README)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
+def test_console_example(example) -> None:  # type: ignore[no-untyped-def]
+    result = CliRunner().invoke(app, shlex.split(example.command)[1:])
+    assert [line.rstrip() for line in result.output.splitlines()] == list(example.expected)
+    assert result.exit_code == 0
+
+
+def test_every_documented_command_exists() -> None:
+    documented = set(re.findall(r"`golfref ([a-z-]+)", README))
+    assert {"run", "check-config", "replay", "score", "rules"} <= documented
+    for name in documented:
+        result = CliRunner().invoke(app, [name, "--help"])
+        assert result.exit_code == 0, f"golfref {name} --help failed: {result.output}"
+
+
+def test_two_command_contract() -> None:
+    assert "make demo" in README and "make test" in README
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^demo:", makefile, flags=re.M) and re.search(r"^test:", makefile, flags=re.M)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in ci
