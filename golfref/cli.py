@@ -222,6 +222,8 @@ def run(
     except MatchInterrupted as e:
         err(f"golfref: interrupted; the incomplete log is {e.log_path}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    except ConfigError as e:
+        fail(str(e))
     except OSError as e:
         fail(f"cannot write the log: {e}", EXIT_INTERNAL)
     finally:

@@ -14,6 +14,7 @@ import hashlib
 import json
 import random
 import secrets
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import protocol
-from .config import FaultMode, MatchConfig, PlayerSpec
+from .config import ConfigError, FaultMode, MatchConfig, PlayerSpec
 from .engine import Action, Decision, Game, HoleResult
 from .log import LogBuilder, write_log
 from .policies import Policy, make_policy
@@ -586,6 +587,18 @@ class _Referee:
         self._save(status, include_open_hole=True, error=error)
 
 
+def _check_writable(path: Path) -> None:
+    """Raise ConfigError unless a log can be written at `path` (checked before any bot starts)."""
+    try:
+        if path.is_dir():
+            raise ConfigError(f"cannot write the log {path}: it is a directory")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
+            pass
+    except OSError as e:
+        raise ConfigError(f"cannot write the log {path}: {e.strerror or e}") from None
+
+
 def run_match(
     config: MatchConfig,
     *,
@@ -593,8 +606,12 @@ def run_match(
     log_path: str | None = None,
     on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
 ) -> MatchResult:
-    """Play a whole match and write its log; raises MatchInterrupted on Ctrl-C or SIGTERM."""
+    """Play a whole match and write its log; raises MatchInterrupted on Ctrl-C or SIGTERM.
+
+    A log path that cannot be written raises ConfigError before any bot starts.
+    """
     referee = _Referee(config, seed, log_path, on_hole)
+    _check_writable(referee.log_path)
     try:
         referee.start()
         referee.play()

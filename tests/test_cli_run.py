@@ -242,3 +242,15 @@ def test_check_config_accepts_every_sample(sample: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{sample.relative_to(ROOT)}: ok: ")
     assert done.stderr == ""
+
+
+def test_an_unwritable_log_path_exits_2_before_any_bot_starts(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(tmp_path, [bot("a", "echo_bot.py", token=token), {"name": "b", "builtin": "random"}])
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    proc = golfref("run", str(config), "--log", str(blocker / "match.json"))
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("golfref: error: cannot write the log")
+    assert leftovers(token) == []
