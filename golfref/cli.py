@@ -203,13 +203,16 @@ def run(
         str | None, typer.Option("--log", help="Write the log here instead of the config's log.path.")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", min=0, help="Seed for the shuffles (overrides the config).")
+        int | None,
+        typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles (overrides the config)."),
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
 ) -> None:
     """Play a match between bots and print the standings."""
+    if log is not None and not log.strip():
+        fail("--log: the path is empty")
     cfg = _config_or_fail(config)
 
     def progress(result: HoleResult, names: tuple[str, ...]) -> None:
@@ -294,12 +297,14 @@ def replay(
     A tampered or invalid log is reported and not shown; an incomplete
     one (an interrupted match) is shown after a warning.
     """
+    given_check = check
     if as_json:
         check = True
     if check:
         for name, given in (("--hole", hole), ("--seat", seat), ("--summary", summary or None)):
             if given is not None:
-                fail(f"{name} applies when showing a match, not with --check")
+                mode = "--json" if as_json and not given_check else "--check"
+                fail(f"{name} applies when showing a match, not with {mode}")
         reports = [validate_file(path) for path in logs]
         if as_json:
             items = [{"path": path, **report.to_json()} for path, report in zip(logs, reports, strict=True)]
@@ -400,15 +405,34 @@ def standings_lines(result: MatchResult) -> list[str]:
 
 
 def main() -> None:
-    """Console entry point: runs the app and turns stray errors into exit code 3."""
+    """Console entry point: one-line errors, and the exit codes the README documents."""
     try:
-        app()
-    except KeyboardInterrupt:
+        code = app(standalone_mode=False)
+    except typer.TyperException as e:
+        # typer's own rendering of a usage error is a box of several lines; here it is one.
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        if not message.strip():  # `golfref` alone: the help was the answer
+            sys.exit(EXIT_USAGE)
+        ctx = getattr(e, "ctx", None)
+        name = getattr(ctx, "command_path", None)
+        hint = f" (see {name} --help)" if name else ""
+        err(f"golfref: error: {_one_line(message)}{hint}")
+        exit_code = getattr(e, "exit_code", EXIT_USAGE)
+        sys.exit(exit_code if isinstance(exit_code, int) and exit_code > 1 else EXIT_USAGE)
+    except (KeyboardInterrupt, typer.Abort):
         err("golfref: interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        # The reader went away (`golfref replay LOG | head`): nothing left to say to it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_INTERNAL)
+    except OSError as e:
+        err(f"golfref: error: cannot write the output: {e.strerror or e}")
+        sys.exit(EXIT_INTERNAL)
     except Exception as e:  # a bug in golfref itself: one line, not a traceback
         err(f"golfref: internal error: {type(e).__name__}: {_one_line(str(e))}")
         sys.exit(EXIT_INTERNAL)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)
 
 
 if __name__ == "__main__":

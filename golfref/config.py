@@ -181,6 +181,50 @@ def _line_map(text: str) -> dict[tuple[Any, ...], int]:
     return lines
 
 
+_MAX_CONFIG_CHARS = 1_000_000
+_MAX_NODES = 100_000
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _check_expansion(text: str, source: str) -> None:
+    """Refuse a document whose aliases expand to more than _MAX_NODES values ("billion laughs")."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return  # safe_load reports it, with its line
+    if root is None:
+        return
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:  # iterative: a deeply nested document must not exhaust the stack here
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in _children(node))
+            if sizes[key] > _MAX_NODES:
+                line = node.start_mark.line + 1
+                raise ConfigError(f"{source}:{line}: the YAML expands to more than {_MAX_NODES:,} values")
+            continue
+        if key in sizes:
+            continue
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in open_nodes:
+                raise ConfigError(f"{source}:{child.start_mark.line + 1}: a YAML alias refers to itself")
+            if id(child) not in sizes:
+                stack.append((child, False))
+
+
 def _duplicate_key(text: str) -> tuple[tuple[Any, ...], int] | None:
     """The first key given twice in one mapping (YAML would silently keep the last)."""
     try:
@@ -261,8 +305,13 @@ def _schema_message(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...],
 def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> MatchConfig:
     """Check a config given as YAML text; `base_dir` anchors relative bot paths."""
     base = base_dir or Path.cwd()
+    if len(text) > _MAX_CONFIG_CHARS:
+        raise ConfigError(f"{source}: {len(text):,} characters is too large for a match config")
     try:
+        _check_expansion(text, source)
         data = yaml.safe_load(text)
+    except RecursionError:
+        raise ConfigError(f"{source}: the YAML is nested too deeply") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
@@ -332,6 +381,8 @@ def _players(items: list[dict[str, Any]], where: _Where, base: Path) -> tuple[Pl
                 raise where.error(("players", i, "command"), "the command is empty")
         else:
             argv = list(command)
+        if any("\0" in arg for arg in argv):
+            raise where.error(("players", i, "command"), "the command holds a NUL character")
         cwd = base / item["cwd"] if "cwd" in item else base
         if not cwd.is_dir():
             raise where.error(("players", i, "cwd"), f"no such directory: {cwd}")
@@ -351,7 +402,10 @@ def _players(items: list[dict[str, Any]], where: _Where, base: Path) -> tuple[Pl
             problem = _env_problem(key)
             if problem:
                 raise where.error(("players", i, "env", key), problem)
-            env.append((key, _env_value(value)))
+            text = _env_value(value)
+            if "\0" in text:
+                raise where.error(("players", i, "env", key), "the value holds a NUL character")
+            env.append((key, text))
         out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env)))
     return tuple(out)
 

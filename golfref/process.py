@@ -998,9 +998,7 @@ def _become_subreaper() -> bool:
     return _subreaper
 
 
-def _start_failure(
-    exc: OSError, argv: Sequence[str], cwd: str | os.PathLike[str] | None, path: str
-) -> str:
+def _start_failure(exc: OSError, argv: Sequence[str], cwd: str | os.PathLike[str] | None, path: str) -> str:
     """Say in words why `argv` could not be started."""
     if cwd is not None and exc.filename is not None and os.fspath(exc.filename) == os.fspath(cwd):
         return f"working directory {os.fspath(cwd)!r} is unusable ({exc.strerror})"

@@ -8,15 +8,17 @@ referee itself raises out of `run_match`.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import enum
 import hashlib
 import json
 import random
 import secrets
+import signal
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,7 +202,8 @@ class _Referee:
         now = dt.datetime.now(dt.UTC)
         slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in config.name)[:40] or "match"
         self.match_id = f"{slug}-{now.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-        self.log_path = Path(log_path) if log_path else log_path_for(config.log.path, self.match_id, slug, now)
+        template = config.log.path if log_path is None else log_path
+        self.log_path = log_path_for(template, self.match_id, slug, now)
         self.t0 = time.monotonic()
         self.request_id = 0
         self.request_holes: dict[int, int] = {}
@@ -592,6 +595,9 @@ def _check_writable(path: Path) -> None:
     try:
         if path.is_dir():
             raise ConfigError(f"cannot write the log {path}: it is a directory")
+        if path.exists() and not path.is_file():
+            # The log is written by renaming a new file over the old one: never over a device.
+            raise ConfigError(f"cannot write the log {path}: it exists and is not a regular file")
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
             pass
@@ -617,8 +623,30 @@ def run_match(
         referee.play()
         return referee.finish()
     except KeyboardInterrupt:
-        referee.abort("interrupted", "interrupted by the user or SIGTERM")
+        with _signals_held():
+            referee.abort("interrupted", "interrupted by the user or SIGTERM")
         raise MatchInterrupted(referee.log_path) from None
     except BaseException as e:
-        referee.abort("error", f"{type(e).__name__}: {e}")
+        with _signals_held():
+            referee.abort("error", f"{type(e).__name__}: {e}")
         raise
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ignore Ctrl-C and SIGTERM while bots are stopped and the log is saved.
+
+    A second Ctrl-C during that cleanup would otherwise leave bots running and the log
+    without its last hole.
+    """
+    held = (signal.SIGINT, signal.SIGTERM)
+    try:
+        previous = [signal.signal(sig, signal.SIG_IGN) for sig in held]
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in zip(held, previous, strict=True):
+            signal.signal(sig, handler)

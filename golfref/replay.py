@@ -407,7 +407,8 @@ _DECISIONS = frozenset(("reveal", "draw", "place", "flip", "target"))
 _BY = frozenset(("bot", "builtin", "fallback"))
 _ENDS = frozenset(e.value for e in HoleEnd)
 _FAULT_KINDS = frozenset(log_schema()["$defs"]["fault"]["properties"]["kind"]["enum"])
-# Faults after which the referee disqualifies at once, whatever the policy.
+# Faults after which the referee disqualifies at once, whatever the policy (so are all
+# faults before play: see apply_fault_policy).
 _FATAL_FAULTS = frozenset(("start_failed", "exited"))
 _CARD_NAMES = frozenset(
     base + suffix
@@ -869,7 +870,15 @@ class _Checker:
             if f["seat"] != seat:
                 continue
             counted += 1
-            if f["kind"] in _FATAL_FAULTS or policy["policy"] == "forfeit" or counted >= policy["max_faults"]:
+            # A fault before play (no hole, no request) means the bot never said ready: the
+            # referee disqualifies it at once, whatever the policy.
+            startup = f["hole"] is None and f["request"] is None
+            if (
+                startup
+                or f["kind"] in _FATAL_FAULTS
+                or policy["policy"] == "forfeit"
+                or counted >= policy["max_faults"]
+            ):
                 return counted, f
         return counted, None
 

@@ -300,19 +300,24 @@ def parse_layout(value: Any) -> tuple[int, int]:
     raise RulesError(f"layout: expected ROWSxCOLS such as 2x3, or 4, 6, 8, 9; got {value!r}")
 
 
-def _off_or_int(name: str, value: Any, default_on: int) -> int | None:
+def _off_or_int(name: str, value: Any, default_on: int, lo: int = -100, hi: int = 100) -> int | None:
     if value is None or value is False or (isinstance(value, str) and value.lower() == "off"):
         return None
     if value is True or (isinstance(value, str) and value.lower() == "on"):
         return default_on
+    number: int | None = None
     if isinstance(value, int):
-        return value
-    if isinstance(value, str):
+        number = value
+    elif isinstance(value, str):
         try:
-            return int(value)
+            number = int(value)
         except ValueError:
             pass
-    raise RulesError(f"{name}: expected off, on or a whole number, got {value!r}")
+    if number is None:
+        raise RulesError(f"{name}: expected off, on or a whole number, got {value!r}")
+    if not lo <= number <= hi:
+        raise RulesError(f"{name}: must be off or {lo} to {hi}, got {number}")
+    return number
 
 
 def _int_in(name: str, value: Any, lo: int, hi: int, alt: str = "") -> int:

@@ -182,8 +182,13 @@ def test_a_missing_config_exits_2(tmp_path: Path) -> None:
     assert len(done.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal.Signals) -> None:
+@pytest.mark.parametrize(
+    ("sig", "repeat"),
+    [(signal.SIGINT, 1), (signal.SIGTERM, 1), (signal.SIGINT, 3), (signal.SIGTERM, 3)],
+    ids=["SIGINT", "SIGTERM", "SIGINT-x3", "SIGTERM-x3"],
+)
+def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal.Signals, repeat: int) -> None:
+    """One signal, or several in a row (an impatient Ctrl-C): the same clean stop."""
     token = uuid.uuid4().hex
     config = write_config(
         tmp_path,
@@ -206,7 +211,10 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal
             assert time.monotonic() < give_up, "the log never appeared"
             time.sleep(0.02)
         assert proc.poll() is None
-        proc.send_signal(sig)
+        for _ in range(repeat):
+            if proc.poll() is None:
+                proc.send_signal(sig)
+                time.sleep(0.01)
         out, err = proc.communicate(timeout=WAIT)
     finally:
         if proc.poll() is None:
@@ -254,3 +262,43 @@ def test_an_unwritable_log_path_exits_2_before_any_bot_starts(tmp_path: Path) ->
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("golfref: error: cannot write the log")
     assert leftovers(token) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "x.yaml", "--seed", "abc"],
+        ["run", "x.yaml", "--seed", "18446744073709551616"],
+        ["rules", "--players", "x"],
+        ["replay"],
+        ["score"],
+        ["nonsense"],
+        ["run", "x.yaml", "--bogus"],
+    ],
+    ids=["seed-text", "seed-huge", "players-text", "replay-no-log", "score-no-grid", "no-command", "bad-option"],
+)
+def test_usage_errors_are_one_line(args: list[str]) -> None:
+    proc = golfref(*args)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("golfref: error: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_log_never_replaces_a_special_file(tmp_path: Path) -> None:
+    config = write_config(tmp_path, [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "random"}])
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    proc = golfref("run", str(config), "--log", str(fifo))
+    assert proc.returncode == 2 and "not a regular file" in proc.stderr
+    assert fifo.exists() and not fifo.is_file(), "the fifo was replaced"
+
+
+def test_log_option_fills_the_template_and_refuses_an_empty_path(tmp_path: Path) -> None:
+    config = write_config(tmp_path, [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "random"}])
+    proc = golfref("run", str(config), "--quiet", "--log", str(tmp_path / "out" / "{match}-{match_id}.json"))
+    assert proc.returncode == 0, proc.stderr
+    (written,) = (tmp_path / "out").iterdir()
+    assert written.name.startswith("cli-cli-") and "{" not in written.name
+    proc = golfref("run", str(config), "--log", "")
+    assert proc.returncode == 2 and "--log" in proc.stderr

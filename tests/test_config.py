@@ -7,6 +7,7 @@ and a fragment of the message. Every `ConfigError` reads `FILE:LINE: key.path: m
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
 import shutil
 import sys
@@ -457,3 +458,41 @@ def test_whole_numbers_are_ints(tmp_path: Path, text: str, value) -> None:  # ty
     except ConfigError:
         return
     assert type(value(config)) is int, repr(value(config))
+
+
+HOSTILE_YAML = {
+    "alias-bomb": "a: &a [x,x,x,x,x,x,x,x,x,x]\n"
+    + "".join(f"{n}: &{n} [{', '.join(['*' + p] * 10)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True))
+    + "players: *i\n",
+    "deep": "players: " + "[" * 50_000 + "]" * 50_000 + "\n",
+    "self-alias": "x: &a [*a]\n",
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_YAML))
+def test_hostile_yaml_is_refused_quickly_with_one_line(name: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(HOSTILE_YAML[name], source="m.yaml")
+    message = str(info.value)
+    assert message.startswith("m.yaml") and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        ('command: ["python3", "a\\0b"]', "players[1].command: the command holds a NUL character"),
+        ('command: python3\n    env: {A: "x\\0y"}', "players[1].env.A: the value holds a NUL character"),
+    ],
+)
+def test_nul_characters_are_config_errors(extra: str, fragment: str) -> None:
+    text = f"players:\n  - name: a\n    builtin: greedy\n  - name: b\n    {extra}\n"
+    with pytest.raises(ConfigError, match=re.escape(fragment)):
+        parse_config(text, source="m.yaml")
+
+
+@pytest.mark.parametrize("option", ["jokers", "block_bonus"])
+def test_huge_rule_values_are_config_errors(option: str) -> None:
+    players = "players: [{name: a, builtin: greedy}, {name: b, builtin: greedy}]\n"
+    text = f"rules: {{{option}: 99999999999999999999}}\n" + players
+    with pytest.raises(ConfigError, match=f"rules.{option}: must be off or -100 to 100"):
+        parse_config(text, source="m.yaml")

@@ -1156,3 +1156,30 @@ def test_doc_deal_convention_matches_the_engine() -> None:
         f"and `{names[game.stock[-1]]}` is the first card drawn from\nthe stock"
     )
     assert stated in DOC
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("mode", ["never-ready", "garbage-ready"])
+def test_a_bot_disqualified_before_play_leaves_a_valid_log(tmp_path: Path, mode: str) -> None:
+    """The referee disqualifies a bot that never said ready under either policy; replay agrees."""
+    import shlex
+    import sys
+
+    from golfref.config import parse_config
+    from golfref.referee import run_match
+
+    sleeper = f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(60)'"
+    command = "/bin/cat" if mode == "garbage-ready" else sleeper
+    text = f"""
+rules: {{preset: standard, layout: 2x2, holes: 1}}
+players:
+  - {{name: silent, command: {json.dumps(command)}}}
+  - {{name: house, builtin: greedy}}
+time: {{startup_ms: 300}}
+faults: {{policy: fallback, max_faults: 3}}
+log: {{path: {json.dumps(str(tmp_path / "log.json"))}}}
+"""
+    result = run_match(parse_config(text, source="t.yaml", base_dir=tmp_path))
+    assert result.log["players"][0]["status"] == "disqualified"
+    report = validate_file(tmp_path / "log.json")
+    assert report.status is Status.VALID, report.message
