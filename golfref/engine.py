@@ -13,7 +13,7 @@ row-major from 0. Seats are numbered from 0.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -270,6 +270,9 @@ class Game:
         self.results: list[HoleResult] = []
         self.hole_scores: tuple[tuple[int, ...], ...] = ()
         self.last_events: list[tuple[Any, ...]] = []
+        # Called with the game when a hole has ended, before its cards are turned up and the
+        # table is cleared: a printer uses it to show the hole's last turn as it was played.
+        self.before_scoring: Callable[[Game], None] | None = None
         self.totals = [0] * self.players
         self.hole = 0
         self.over = False
@@ -583,6 +586,8 @@ class Game:
         self._legal = None
 
     def _end_hole(self, end: HoleEnd) -> None:
+        if self.before_scoring is not None:
+            self.before_scoring(self)
         rules = self.rules
         ranks = self.ranks
         for g in self.grids:

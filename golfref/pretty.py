@@ -142,28 +142,19 @@ class _Turn:
     closes: bool = False
 
 
-class _Replay(Game):
-    """A game that keeps the table as it stood when a hole ended, before every card turned up.
-
-    The engine resets the hole (its grids and public events) as soon as it scores it; the
-    last turn of a hole is printed from this copy, through the same view functions.
-    """
-
-    table: Game | None = None
-
-    def _end_hole(self, end: HoleEnd) -> None:
-        table = copy.copy(self)
-        table.grids = [list(g) for g in self.grids]
-        table.up = list(self.up)
-        table.known = list(self.known)
-        table.stock = list(self.stock)
-        table.discard = list(self.discard)
-        table.events = list(self.events)
-        table.turns = list(self.turns)
-        table.totals = list(self.totals)
-        table.table = None  # no chain of old tables
-        self.table = table
-        super()._end_hole(end)
+def _snapshot(game: Game) -> Game:
+    """A copy of the table as it stands, for printing after the game has moved on."""
+    table = copy.copy(game)
+    table.grids = [list(g) for g in game.grids]
+    table.up = list(game.up)
+    table.known = list(game.known)
+    table.stock = list(game.stock)
+    table.discard = list(game.discard)
+    table.events = list(game.events)
+    table.turns = list(game.turns)
+    table.totals = list(game.totals)
+    table.before_scoring = None
+    return table
 
 
 class _Printer:
@@ -189,7 +180,11 @@ class _Printer:
         self.names += [f"seat {i}" for i in range(len(self.names), self.players)]
         self.name_width = max(_width(n) for n in self.names)
         self.text_indent = 4 + self.name_width + 2  # where a turn's text starts: "  7 alice  ..."
-        self.game = _Replay(self.rules)
+        self.game = Game(self.rules)
+        # The engine clears a hole's table as soon as it scores it; its last turn is
+        # printed from this copy, taken just before, through the same view functions.
+        self.last_table: Game | None = None
+        self.game.before_scoring = self._keep_table
         self.card_ids = {str(c): i for i, c in enumerate(self.game.cards)}
         self.faults: list[dict[str, Any]] = [f for f in doc.get("faults") or [] if isinstance(f, dict)]
         # A fault is shown at the step of its request (request ids are unique in a match),
@@ -410,6 +405,9 @@ class _Printer:
             rows.append((str(i), self.names[i], program, status))
         return self.table(rows, right=())
 
+    def _keep_table(self, game: Game) -> None:
+        self.last_table = _snapshot(game)
+
     def table(self, rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
         widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
         out = []
@@ -453,7 +451,7 @@ class _Printer:
             turn, i = self.play_turn(h, steps, i, events)
             ended = len(game.results) > results_before
             # The hole's last turn is told from the table as it stood before every card turned up.
-            table = game.table if ended and game.table is not None else game
+            table = self.last_table if ended and self.last_table is not None else game
             turn.events = self.events(table, mark)
             turn.closes = closer is None and table.closer == turn.seat
             mark = len(table.events)
