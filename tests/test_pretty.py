@@ -518,3 +518,18 @@ def test_lines_fit_in_100_columns(name: str) -> None:
         lines = pretty.render_match(log_for(name), **options)
         wide = [line for line in lines if pretty._width(line) > 100]
         assert not wide, f"{options}: {wide[:2]}"
+
+
+SAMPLE_LOGS = sorted((Path(__file__).parent / "logs").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SAMPLE_LOGS, ids=[p.stem for p in SAMPLE_LOGS])
+def test_every_sample_log_prints_in_every_mode(path: Path) -> None:
+    """Logs of every preset, knocks, powers, face-down swaps, reshuffles, turn limits, faults."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    full = pretty.render_match(doc)
+    assert full and any("standings" in line for line in full)
+    assert pretty.render_match(doc, summary=True)
+    for seat in range(len(doc["players"])):
+        lines = pretty.render_match(doc, seat=seat, ascii_only=True)
+        assert all(line.isascii() for line in lines)
