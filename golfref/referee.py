@@ -459,6 +459,7 @@ class _Referee:
             if result.status is not ReadStatus.LINE or result.line is None:
                 if result.status is ReadStatus.TIMEOUT:
                     seat.stale.add(rid)
+                    seat.bank_ms = 0  # the whole budget, bank included, is spent
                 self._read_fault(seat, result, f"an answer to request {rid}", rid)
                 return None, rid, ms
             self._note(seat, "from_bot", result.line)

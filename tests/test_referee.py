@@ -806,3 +806,42 @@ def test_nothing_on_disk_shows_the_hole_in_play(tmp_path: Path) -> None:
                 if message["type"] == "request":
                     assert message["view"]["hole"] == 0, "a transcript line of hole 2 reached the disk"
                 assert message.get("hole", 0) == 0
+
+
+# -- the time bank ----------------------------------------------------------------------------
+
+SLOW_BOT = BOTS / "slow_bot.py"
+
+
+def _time_offers(log: dict[str, Any]) -> list[int]:
+    return [int(n) for n in re.findall(r"time_ms=(\d+)", log["players"][0]["stderr"])]
+
+
+def test_time_beyond_the_move_limit_comes_from_the_bank(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = make_config(
+        tmp_path,
+        [bot("slow", SLOW_BOT, "0.4", token=token), builtin("house")],
+        time={"move_ms": 100, "bank_ms": 10_000, "increment_ms": 0, "grace_ms": 100},
+    )
+    result = run_match(config, seed=3)
+    assert result.faults == (), "the bank covers a slow first decision"
+    offers = _time_offers(result.log)
+    assert offers[0] == 10_100, "a request offers the move limit plus the whole bank"
+    assert offers[1] < offers[0], "what the first decision took beyond 100 ms left the bank"
+    assert offers[1] == offers[-1], "instant decisions do not touch the bank"
+    assert leftovers(token) == {}
+
+
+def test_an_empty_bank_means_a_timeout(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = make_config(
+        tmp_path,
+        [bot("slow", SLOW_BOT, "3", token=token), builtin("house")],
+        time={"move_ms": 100, "bank_ms": 200, "increment_ms": 50, "grace_ms": 100},
+        faults={"policy": "fallback", "max_faults": 5},
+    )
+    result = run_match(config, seed=3)
+    assert [f.kind for f in result.faults][:1] == [FaultKind.TIMEOUT]
+    assert _time_offers(result.log)[0] == 300, "the move limit plus the bank, and no more"
+    assert leftovers(token) == {}
