@@ -450,7 +450,9 @@ class _Referee:
         line = protocol.request(rid, decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms)
         sent = time.monotonic()
         if not self._send(seat, line):
-            self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, rid)
+            self._fault(
+                seat, FaultKind.EXITED, "the bot does not take its input (closed, or not reading it)", None, rid
+            )
             return None, rid, 0.0
         deadline = sent + (budget_ms + tc.grace_ms) / 1000
         while True:
@@ -551,7 +553,14 @@ class _Referee:
                 events = events_for(self.game, seat.index, mark if hole == result.hole else 0, finished=True)
                 line = protocol.hole_end(result, self.card_names, events)
                 if not self._send(seat, line):
-                    self._fault(seat, FaultKind.EXITED, "the bot closed its input", None, None, result.hole)
+                    self._fault(
+                        seat,
+                        FaultKind.EXITED,
+                        "the bot does not take its input (closed, or not reading it)",
+                        None,
+                        None,
+                        result.hole,
+                    )
         self._flush_transcripts()
         self._save("running", include_open_hole=False)
         if self.on_hole is not None:
