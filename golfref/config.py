@@ -86,16 +86,21 @@ class TimeControl:
     bank_ms: int = 0
     increment_ms: int = 0
     grace_ms: int = 100
+    match_ms: int = 0
+    """Thinking time a bot may use over the whole match; 0 for no limit."""
 
     def to_json(self) -> dict[str, int]:
         """The time control as plain data (the hello message and the log use this)."""
-        return {
+        data = {
             "startup_ms": self.startup_ms,
             "move_ms": self.move_ms,
             "bank_ms": self.bank_ms,
             "increment_ms": self.increment_ms,
             "grace_ms": self.grace_ms,
         }
+        if self.match_ms:
+            data["match_ms"] = self.match_ms
+        return data
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,7 @@ class _Seat:
     reported_name: str | None = None
     reported_version: str | None = None
     bank_ms: int = 0
+    used_ms: float = 0.0  # thinking time used over the match, against time.match_ms
     event_mark: tuple[int, int] = (0, 0)  # (hole, index into game.events) already sent
     answered: set[int] = field(default_factory=set)
     stale: set[int] = field(default_factory=set)  # timed-out request ids: late answers are dropped
@@ -421,14 +422,20 @@ class _Referee:
     def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int | None, float | None]:
         """Ask a bot for a decision: (action or None when it faulted, request id, ms taken).
 
-        The request id is None when no request was sent (the seat was disqualified first).
+        The request id is None when no request was sent (the seat was disqualified first, or
+        its match time is used up).
         """
         bot = seat.bot
         assert bot is not None
         self._check_unasked(seat)
         if not seat.live:
             return None, None, None
+        match_ms = self.config.time.match_ms
+        if match_ms and seat.used_ms >= match_ms:
+            self._fault(seat, FaultKind.TIMEOUT, f"the match time ({match_ms} ms) is used up: not asked")
+            return None, None, None
         action, rid, ms = self._request(seat, bot, legal)
+        seat.used_ms += ms
         if action is None:
             seat.stale.add(rid)  # settled by the fallback: a later answer to it is dropped
         return action, rid, ms
@@ -445,6 +452,8 @@ class _Referee:
         seat.event_mark = (game.hole, len(game.events))
         tc = self.config.time
         budget_ms = tc.move_ms + seat.bank_ms
+        if tc.match_ms:
+            budget_ms = min(budget_ms, max(0, int(tc.match_ms - seat.used_ms)))
         legal_text = [a.text for a in legal]
         decision: Decision = game.decision  # type: ignore[assignment]
         line = protocol.request(rid, decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms)

@@ -623,7 +623,8 @@ def _rules_shape_ok(r: Any) -> bool:
 def _time_ok(t: Any) -> bool:
     return (
         type(t) is dict
-        and t.keys() == {"startup_ms", "move_ms", "bank_ms", "increment_ms", "grace_ms"}
+        and t.keys() - {"match_ms"} == {"startup_ms", "move_ms", "bank_ms", "increment_ms", "grace_ms"}
+        and (_is_nat(t["match_ms"]) and t["match_ms"] > 0 if "match_ms" in t else True)
         and _is_int(t["startup_ms"])
         and t["startup_ms"] >= 1
         and _is_int(t["move_ms"])

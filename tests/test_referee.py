@@ -845,3 +845,24 @@ def test_an_empty_bank_means_a_timeout(tmp_path: Path) -> None:
     assert [f.kind for f in result.faults][:1] == [FaultKind.TIMEOUT]
     assert _time_offers(result.log)[0] == 300, "the move limit plus the bank, and no more"
     assert leftovers(token) == {}
+
+
+def test_the_match_time_caps_a_bot_over_the_whole_match(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = make_config(
+        tmp_path,
+        [bot("slow", SLOW_BOT, "2", token=token), builtin("house")],
+        time={"move_ms": 5_000, "bank_ms": 0, "grace_ms": 100, "match_ms": 300},
+        faults={"policy": "fallback", "max_faults": 2},
+    )
+    result = run_match(config, seed=3)
+    assert _time_offers(result.log) == [300], "a request never offers more than the match time left"
+    first, second = result.faults
+    assert first.kind is FaultKind.TIMEOUT and first.request == 1
+    assert second.kind is FaultKind.TIMEOUT and second.request is None and "match time" in second.message
+    assert result.statuses[0] is SeatStatus.DISQUALIFIED
+    assert result.log["time_control"]["match_ms"] == 300
+    assert leftovers(token) == {}
+    from golfref.replay import Status, validate
+
+    assert validate(result.log).status is Status.VALID
