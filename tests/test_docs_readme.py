@@ -19,7 +19,8 @@ EXAMPLES = _console_examples(README)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
-def test_console_example(example) -> None:  # type: ignore[no-untyped-def]
+def test_console_example(example, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(ROOT)  # the examples name files relative to the repository
     result = CliRunner().invoke(app, shlex.split(example.command)[1:])
     assert [line.rstrip() for line in result.output.splitlines()] == list(example.expected)
     assert result.exit_code == 0
