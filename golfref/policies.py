@@ -110,7 +110,7 @@ class GreedyPolicy:
             return legal[0]
         slot, gain = self._best_swap(own, card)
         swap = next((a for a in legal if a.kind is ActionKind.SWAP and a.slot == slot), None)
-        if ActionKind.POWER in kinds and card.rank in (Rank.JACK, Rank.QUEEN) and gain <= 2.0:
+        if ActionKind.POWER in kinds and gain <= 2.0 and self._something_to_peek(v, card.rank):
             return kinds[ActionKind.POWER]
         # Throw a card that does not help, unless the next seat could use it and a swap is possible.
         if ActionKind.THROW in kinds and (swap is None or (gain <= 0.0 and not self._feeds_next(v, card))):
@@ -119,13 +119,23 @@ class GreedyPolicy:
             return swap
         return legal[0]
 
+    def _something_to_peek(self, v: SeatView, rank: Rank) -> bool:
+        """Whether a J (own grid) or Q (others' grids) power would show a card not yet seen."""
+        if rank is Rank.JACK:
+            return None in v.grids[v.seat]
+        if rank is Rank.QUEEN:
+            return any(None in g for s, g in enumerate(v.grids) if s != v.seat)
+        return False
+
     def _feeds_next(self, v: SeatView, card: Card) -> bool:
         nxt = (v.seat + 1) % len(v.grids)
         return any(c is not None and c.rank is card.rank for c in v.grids[nxt])
 
     def _target(self, v: SeatView, legal: Sequence[Action]) -> Action:
         if v.power != "K":
-            return legal[0]
+            # A peek is worth most on a card this seat has not seen yet.
+            unseen = [a for a in legal if v.grids[a.seat][a.slot] is None]  # type: ignore[index]
+            return unseen[0] if unseen else legal[0]
         # King: move my worst visible card to the opponent with the best visible one.
         values = self.values
 
