@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from golfref.config import parse_config
-from golfref.log import compute_digest
+from golfref.log import compute_digest, read_log
 from golfref.referee import run_match
-from golfref.replay import _schema_problem, read_log_bytes, validate, validate_file
+from golfref.replay import _schema_problem, validate, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "logs" / "classic_4p_9holes.json"
@@ -73,7 +73,7 @@ def measure(label: str, path: Path, quick: bool) -> None:
     """Print the figures for one log."""
     runs = 3 if quick else 7
     window = 0.3 if quick else 1.0
-    doc = read_log_bytes(path)
+    doc = read_log(path)
     report = validate(doc)
     assert report.ok, report
     steps = sum(len(h["steps"]) for h in doc["holes"])
@@ -83,7 +83,7 @@ def measure(label: str, path: Path, quick: bool) -> None:
         f"  {label}: {steps} steps, {size:.0f} KiB: median {rate:.0f} logs/s validated "
         f"(goal >= 20/s; median of {runs} runs)"
     )
-    parse = median_ms(lambda: read_log_bytes(path), 9)
+    parse = median_ms(lambda: read_log(path), 9)
     digest = median_ms(lambda: compute_digest(doc), 9)
     total = median_ms(lambda: validate(doc), 9)
     schema = median_ms(lambda: _schema_problem(doc), 3)

@@ -9,7 +9,6 @@ is its JSON Schema.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import tempfile
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from typing import Any
 import orjson
 
 from . import __version__
-from .engine import Action, Event, HoleResult, Move, Shuffle
+from .engine import Action, Event, Game, HoleResult, Move, Shuffle
 from .rules import Rules
 
 __all__ = [
@@ -31,6 +30,7 @@ __all__ = [
     "compute_digest",
     "write_log",
     "read_log",
+    "json_type",
     "hole_result_json",
     "history_from_log",
 ]
@@ -91,31 +91,54 @@ def write_log(
 
 
 def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a log file as JSON; raises LogError naming the file and what is wrong."""
+    """Read a log file as a JSON object; raises LogError saying what is wrong (not the path).
+
+    Parsing uses orjson, the library that wrote the file: it rejects what golfref never
+    writes (NaN, integers beyond 64 bits, lone surrogates), so that every log it accepts
+    re-encodes to the exact bytes its digest covers.
+    """
     p = Path(path)
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise LogError(f"{p}: no such file") from None
+        raise LogError("no such file") from None
     except IsADirectoryError:
-        raise LogError(f"{p}: is a directory, not a log") from None
+        raise LogError("is a directory, not a log") from None
     except OSError as e:
-        raise LogError(f"{p}: cannot read: {e.strerror}") from None
+        raise LogError(f"cannot read: {e.strerror}") from None
+    if not raw.strip():
+        raise LogError("empty file")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LogError(f"{p}: not UTF-8 (byte {e.start})") from None
-    if not text.strip():
-        raise LogError(f"{p}: empty file")
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        if e.pos >= len(text.rstrip()) - 1:
-            raise LogError(f"{p}: truncated: the JSON ends early (line {e.lineno})") from None
-        raise LogError(f"{p}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        doc = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as u:
+            raise LogError(f"not UTF-8 (byte {u.start})") from None
+        if str(e).startswith("unexpected end of data") or e.pos >= len(raw.rstrip()):
+            raise LogError(f"truncated: the JSON ends early (line {e.lineno})") from None
+        reason = str(e).split(":", 1)[0]
+        raise LogError(f"not JSON: {reason} at line {e.lineno} column {e.colno}") from None
     if not isinstance(doc, dict):
-        raise LogError(f"{p}: a log is a JSON object, got {type(doc).__name__}")
+        raise LogError(f"a log is a JSON object, got {json_type(doc)}")
     return doc
+
+
+def json_type(value: Any) -> str:
+    """How a JSON value is named in messages: `an array`, `a string`, `null`..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def hole_result_json(result: HoleResult, card_names: Sequence[str]) -> dict[str, Any]:
@@ -182,6 +205,16 @@ class LogBuilder:
     def start_hole(self, hole: int, starter: int, deal: Sequence[int]) -> None:
         """Open a hole with its deal order."""
         self.current = {"hole": hole, "starter": starter, "deal": self.names(deal), "steps": [], "result": None}
+
+    def shuffle(self, game: Game, order: Sequence[int]) -> None:
+        """Apply `order` as `game`'s pending shuffle and record it: a hole's deal or a reshuffle."""
+        dealing = game.dealing
+        hole, starter = game.hole, game.starter
+        game.apply_shuffle(order)
+        if dealing:
+            self.start_hole(hole, starter, order)
+        else:
+            self.reshuffle(order)
 
     def reshuffle(self, order: Sequence[int]) -> None:
         """Record a D7 reshuffle of the current hole."""

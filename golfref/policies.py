@@ -1,4 +1,4 @@
-"""Built-in policies that play in-process, and a loop that plays a match with them.
+"""Built-in policies that play in-process: built-in players and the fault fallback.
 
 Policies see only a seat's view (view.py), exactly like an external bot, so the `greedy`
 fallback that stands in for a faulted bot never learns a hidden card.
@@ -7,16 +7,16 @@ fallback that stands in for a faulted bot never learns a hidden card.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from .cards import Card, Rank
-from .engine import Action, ActionKind, Game
+from .engine import Action, ActionKind
 from .rules import Lines, Rules
 from .scoring import rank_values
-from .view import SeatView, view
+from .view import SeatView
 
-__all__ = ["Policy", "RandomPolicy", "GreedyPolicy", "POLICIES", "make_policy", "play_local"]
+__all__ = ["Policy", "RandomPolicy", "GreedyPolicy", "POLICIES", "make_policy"]
 
 
 class Policy(Protocol):
@@ -160,26 +160,3 @@ def make_policy(name: str, rules: Rules, rng: random.Random) -> Policy:
     if name == "greedy":
         return GreedyPolicy(rules, rng)
     raise ValueError(f"unknown built-in policy {name!r} (built-ins: {', '.join(POLICIES)})")
-
-
-def play_local(
-    rules: Rules,
-    policies: Sequence[Policy],
-    rng: random.Random,
-    on_decision: Callable[[Game], None] | None = None,
-) -> Game:
-    """Play a whole match in-process; shuffles come from `rng` and are recorded in the game."""
-    game = Game(rules)
-    while not game.over:
-        chance = game.chance
-        if chance is not None:
-            order = list(chance)
-            rng.shuffle(order)
-            game.apply_shuffle(order)
-            continue
-        seat: int = game.to_move  # type: ignore[assignment]
-        if on_decision is not None:
-            on_decision(game)
-        legal = game.legal_actions()
-        game.apply(policies[seat].choose(view(game, seat), legal))
-    return game

@@ -423,12 +423,9 @@ class BotProcess:
         fd = self._fd_out
         if fd is None or self._stdout_eof:
             return False
-        try:
-            data = os.read(fd, _CHUNK)
-        except BlockingIOError:
+        data = _read_chunk(fd)
+        if data is None:
             return False
-        except OSError:
-            data = b""
         if not data:
             self._on_stdout_eof()
             return False
@@ -444,12 +441,9 @@ class BotProcess:
         fd = self._fd_err
         if fd is None or self._stderr_eof:
             return False
-        try:
-            data = os.read(fd, _CHUNK)
-        except BlockingIOError:
+        data = _read_chunk(fd)
+        if data is None:
             return False
-        except OSError:
-            data = b""
         if not data:
             self._stderr_eof = True
             if self._mux is not None:
@@ -871,6 +865,16 @@ def _scan() -> list[_Proc]:
         except (OSError, ValueError, IndexError):
             continue  # gone meanwhile
     return found
+
+
+def _read_chunk(fd: int) -> bytes | None:
+    """One non-blocking read: the bytes, b"" at end of file (or a broken pipe), None if nothing waits."""
+    try:
+        return os.read(fd, _CHUNK)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
 
 
 def _peek_exit(proc: subprocess.Popen[bytes]) -> tuple[bool, int | None]:

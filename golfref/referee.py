@@ -521,13 +521,7 @@ class _Referee:
             if chance is not None:
                 order = list(chance)
                 self.shuffler.shuffle(order)
-                dealing = game.dealing
-                hole, starter = game.hole, game.starter
-                game.apply_shuffle(order)
-                if dealing:
-                    builder.start_hole(hole, starter, order)
-                else:
-                    builder.reshuffle(order)
+                builder.shuffle(game, order)
                 continue
             seat = self.seats[game.to_move]  # type: ignore[index]
             legal = game.legal_actions()

@@ -33,19 +33,17 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
-import orjson
 
 from .cards import deck_set
 from .config import load_schema
 from .engine import Action, Game, HoleEnd, IllegalAction, placings
-from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, compute_digest, hole_result_json
+from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, compute_digest, hole_result_json, json_type, read_log
 from .rules import Rules, rules_from_dict
 
-__all__ = ["Status", "Report", "TAMPERED_MESSAGE", "validate", "validate_file", "read_log_bytes", "log_schema"]
+__all__ = ["Status", "Report", "TAMPERED_MESSAGE", "validate", "validate_file", "log_schema"]
 
 
 class Status(enum.Enum):
@@ -93,60 +91,10 @@ class _Invalid(Exception):
 # -- reading -------------------------------------------------------------------------------
 
 
-def read_log_bytes(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a log file; raises LogError with a message that does not repeat the path.
-
-    Parsing uses orjson, the library that wrote the file: it rejects what golfref never
-    writes (NaN, integers beyond 64 bits, lone surrogates), so that every log it accepts
-    re-encodes to the exact bytes its digest covers.
-    """
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise LogError("no such file") from None
-    except IsADirectoryError:
-        raise LogError("is a directory, not a log") from None
-    except OSError as e:
-        raise LogError(f"cannot read: {e.strerror}") from None
-    if not raw.strip():
-        raise LogError("empty file")
-    try:
-        doc = orjson.loads(raw)
-    except orjson.JSONDecodeError as e:
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as u:
-            raise LogError(f"not UTF-8 (byte {u.start})") from None
-        if str(e).startswith("unexpected end of data") or e.pos >= len(raw.rstrip()):
-            raise LogError(f"truncated: the JSON ends early (line {e.lineno})") from None
-        reason = str(e).split(":", 1)[0]
-        raise LogError(f"not JSON: {reason} at line {e.lineno} column {e.colno}") from None
-    if not isinstance(doc, dict):
-        raise LogError(f"a log is a JSON object, got {_json_type(doc)}")
-    return doc
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
 def validate_file(path: str | os.PathLike[str]) -> Report:
     """Read and validate one log file; an unreadable file is INVALID (never an exception)."""
     try:
-        doc = read_log_bytes(path)
+        doc = read_log(path)
     except LogError as e:
         return Report(Status.INVALID, str(e), 0, None)
     return validate(doc)
@@ -158,7 +106,7 @@ def validate_file(path: str | os.PathLike[str]) -> Report:
 def validate(doc: dict[str, Any]) -> Report:
     """Validate a parsed log: integrity, then schema, then re-simulation (see the module docstring)."""
     if not isinstance(doc, dict):
-        return Report(Status.INVALID, f"a log is a JSON object, got {_json_type(doc)}", 0, None)
+        return Report(Status.INVALID, f"a log is a JSON object, got {json_type(doc)}", 0, None)
     digest = doc.get("digest")
     if isinstance(digest, str):
         try:
@@ -227,7 +175,7 @@ def _schema_problem(doc: dict[str, Any]) -> str | None:
     if validator == "type":
         wanted = error.validator_value
         wanted_text = " or ".join(wanted) if isinstance(wanted, list) else wanted
-        return _locate(doc, path, f"expected {wanted_text}, got {_json_type(instance)} ({_show(instance)})")
+        return _locate(doc, path, f"expected {wanted_text}, got {json_type(instance)} ({_show(instance)})")
     if validator in ("oneOf", "anyOf"):
         if path and path[0] == "players" and isinstance(instance, dict):
             return _locate(doc, path, "a player has exactly one of builtin or command")

@@ -111,13 +111,7 @@ def make_log(name: str) -> dict[str, Any]:
         if game.chance is not None:
             order = list(game.chance)
             rng.shuffle(order)
-            dealing = game.dealing
-            hole, starter = game.hole, game.starter
-            game.apply_shuffle(order)
-            if dealing:
-                builder.start_hole(hole, starter, order)
-            else:
-                builder.reshuffle(order)
+            builder.shuffle(game, order)
             continue
         seat = game.to_move
         assert seat is not None and game.decision is not None
