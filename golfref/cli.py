@@ -15,7 +15,7 @@ import yaml
 from .cards import CardError, Rank, parse_card
 from .config import ConfigError, MatchConfig, load_config
 from .engine import HoleResult
-from .referee import MatchInterrupted, MatchResult, run_match
+from .referee import MatchInterrupted, MatchResult, SeatStatus, fault_hint, run_match
 from .replay import Report, Status, validate_file
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
@@ -34,7 +34,8 @@ EXIT_OK = 0
 EXIT_FAULTED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
-EXIT_INTERRUPTED = 130
+EXIT_SIGNAL_BASE = 128  # stopped by signal N: 128 + N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
+EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT
 
 
 def out(text: str = "") -> None:
@@ -192,10 +193,6 @@ def check_config(
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 @app.command()
 def run(
     config: Annotated[str, typer.Argument(help="The match config (YAML).")],
@@ -219,24 +216,25 @@ def run(
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         err(f"hole {result.hole + 1}/{cfg.rules.holes}: {scores} ({result.end.value})")
 
-    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         result = run_match(cfg, seed=seed, log_path=log, on_hole=None if quiet else progress)
     except MatchInterrupted as e:
-        err(f"golfref: interrupted; the incomplete log is {e.log_path}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        err(f"golfref: interrupted by {signal.Signals(e.signum).name}; the incomplete log is {e.log_path}")
+        raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
     except ConfigError as e:
         fail(str(e))
     except OSError as e:
         fail(f"cannot write the log: {e}", EXIT_INTERNAL)
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     if as_json:
         out(json.dumps(summary_json(result), ensure_ascii=False))
     else:
         for line in standings_lines(result):
             out(line)
-    if strict and result.faults:
+        if not quiet:
+            for line in fault_report(result):
+                err(line)
+    disqualified = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
+    if disqualified or (strict and result.faults):
         raise typer.Exit(EXIT_FAULTED)
 
 
@@ -401,6 +399,34 @@ def standings_lines(result: MatchResult) -> list[str]:
         req = f", request {f.request}" if f.request is not None else ""
         lines.append(f"fault: {names[f.seat]}: {f.kind.value} ({where}{req}): {sanitize(f.message)}")
     lines.append(f"log: {result.log_path}")
+    return lines
+
+
+_REPORT_LINE = 120  # characters of an offending line shown on the terminal
+_STDERR_TAIL = 8  # lines of a bot's stderr shown on the terminal
+
+
+def fault_report(result: MatchResult) -> list[str]:
+    """What a bot author needs to see of each faulted seat: its first fault's line, a hint, its stderr's tail."""
+    lines: list[str] = []
+    for seat, name in enumerate(result.names):
+        faults = [f for f in result.faults if f.seat == seat]
+        if not faults:
+            continue
+        first = faults[0]
+        more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
+        lines.append(f"golfref: {sanitize(name)} (seat {seat}): {first.kind.value}{more}: {sanitize(first.message)}")
+        if first.line is not None:
+            shown = sanitize(first.line)
+            if len(shown) > _REPORT_LINE:
+                shown = shown[:_REPORT_LINE] + "..."
+            lines.append(f"  the line: {shown}")
+        lines.append(f"  hint: {fault_hint(first)}")
+        stderr = result.log["players"][seat].get("stderr") or ""
+        tail = stderr.rstrip("\n").splitlines()[-_STDERR_TAIL:]
+        if tail:
+            lines.append("  its stderr ends with:")
+            lines.extend(f"    {sanitize(t)}" for t in tail)
     return lines
 
 

@@ -122,6 +122,7 @@ _TERM_WAIT = 0.3  # between SIGTERM and SIGKILL
 _REAP_WAIT = 2.0  # a SIGKILLed process normally goes in microseconds; this only bounds the odd stuck one
 _POLL = 0.05  # wake-up period where there is no pidfd to report a bot's exit
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_PDEATHSIG = 1
 _HAS_PROC = os.path.isdir("/proc/self")
 
 # Bots started and not yet closed: strays are swept only when this is empty, since a stray
@@ -130,6 +131,8 @@ _running: set[int] = set()
 # Bots not yet reaped by their Popen: never waitpid() these directly.
 _unreaped: set[int] = set()
 _subreaper: bool | None = None
+_prctl: Callable[..., int] | None = None
+_prctl_looked_up = False
 
 
 class BotStartError(Exception):
@@ -169,6 +172,9 @@ class ReadResult:
     """For failures: a repr of the offending or incomplete bytes, cut to about 200 characters."""
     elapsed: float = 0.0
     """Seconds from the latest send to the bot (or its start) until the referee had this result."""
+    sends: int = 0
+    """How many `BotProcess.send` calls had begun when the referee read this line: a line read
+    before the send of a request cannot answer it."""
 
 
 def bot_environment(extra: Mapping[str, str] | None, seat: int) -> dict[str, str]:
@@ -239,6 +245,7 @@ class BotProcess:
         self._exit_seen = False
         # lines since the latest send, and lines before it that nobody took
         self._sent_at = time.monotonic()
+        self._sends = 0
         self._pending: collections.deque[ReadResult] = collections.deque()
         self._unasked: list[ReadResult] = []
         self._unasked_dropped = 0
@@ -294,6 +301,11 @@ class BotProcess:
         return self._proc is not None and not self._closed and self._leader_running()
 
     @property
+    def sends(self) -> int:
+        """How many `send` calls have begun (see `ReadResult.sends`)."""
+        return self._sends
+
+    @property
     def stderr_dropped(self) -> int:
         """How many stderr bytes were dropped from the middle to respect the cap."""
         return self._stderr.dropped
@@ -314,6 +326,7 @@ class BotProcess:
         if self._closed:
             raise RuntimeError(f"bot {list(self._argv)!r} was closed")
         _become_subreaper()
+        _watchdog_start()
         try:
             proc = subprocess.Popen(
                 self._argv,
@@ -325,6 +338,7 @@ class BotProcess:
                 env=self._env,
                 close_fds=True,
                 start_new_session=True,
+                preexec_fn=_death_signal(),
             )
         except OSError as exc:
             reason = _start_failure(exc, self._argv, self._cwd, self._env["PATH"])
@@ -333,6 +347,7 @@ class BotProcess:
         self._proc = proc
         _running.add(proc.pid)
         _unreaped.add(proc.pid)
+        _watchdog_send(f"+{proc.pid}\n")
         self._fd_in = proc.stdin.fileno()
         self._fd_out = proc.stdout.fileno()
         self._fd_err = proc.stderr.fileno()
@@ -358,6 +373,7 @@ class BotProcess:
         # Whatever the bot printed before this line was sent cannot answer it.
         self._read_available()
         self._set_aside_pending()
+        self._sends += 1
         self._sent_at = time.monotonic()
         if deadline is None:
             deadline = self._sent_at + SEND_WAIT
@@ -385,6 +401,29 @@ class BotProcess:
     def close(self, grace: float = 0.5) -> None:
         """Close stdin, wait up to `grace` s, then SIGTERM and SIGKILL the bot's group; reap all."""
         _close_bots([self], grace)
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """Wait up to `timeout` s for the main process to end: its exit status, or None if it still runs.
+
+        A bot whose stdout closed is usually on its way out; its status is read only once the
+        kernel has it, so the same bot behaviour is reported alike under any load.
+        """
+        proc = self._proc
+        if proc is None:
+            return None
+        end = time.monotonic() + max(0.0, timeout)
+        while True:
+            running, code = _peek_exit(proc)
+            if not running:
+                return code
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return None
+            if self._mux is not None:
+                # Serviced, not slept: a bot blocked on a full stderr pipe could never exit.
+                self._mux.pump(min(remaining, _POLL))
+            else:
+                time.sleep(min(remaining, 0.005))
 
     # -- selector plumbing ------------------------------------------------------------
 
@@ -493,7 +532,7 @@ class BotProcess:
 
     def _deliver(self, status: ReadStatus, line: str | None, raw: str, now: float) -> None:
         if len(self._pending) < UNASKED_LIMIT:
-            self._pending.append(ReadResult(status, line, raw, max(0.0, now - self._sent_at)))
+            self._pending.append(ReadResult(status, line, raw, max(0.0, now - self._sent_at), self._sends))
         else:
             self._unasked_dropped += 1  # a bot printing without end must not fill the referee
 
@@ -599,6 +638,8 @@ class BotProcess:
             self._closed = True
             return
         self._close_stdin()
+        # Before the reap: while the leader is unreaped its pid, the group's id, cannot be reused.
+        _watchdog_send(f"-{proc.pid}\n")
         try:
             proc.wait(timeout=_REAP_WAIT)
         except subprocess.TimeoutExpired:
@@ -907,6 +948,13 @@ def _kill(pid: int, sig: int) -> None:
         pass
 
 
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
 def _close_bots(bots: Iterable[BotProcess], grace: float) -> None:
     """Close several bots in parallel: stdin all at once, one grace period, then the signals."""
     todo = [b for b in bots if not b._closed]
@@ -947,6 +995,7 @@ def _close_bots(bots: Iterable[BotProcess], grace: float) -> None:
         bot._finish_close()
     if not _running:
         _sweep_strays()
+        _watchdog_stop()
 
 
 def _none_living(bots: list[BotProcess]) -> Callable[[], bool]:
@@ -970,7 +1019,11 @@ def _sweep_strays() -> None:
     while True:
         # Bots run in sessions of their own, so a child of ours in another session that no
         # Popen owns can only be a bot's escaped descendant.
-        strays = [p for p in _scan() if p.ppid == me and p.session != my_session and p.pid not in _unreaped]
+        strays = [
+            p
+            for p in _scan()
+            if p.ppid == me and p.session != my_session and p.pid not in _unreaped and p.pid != _watchdog.pid
+        ]
         if not strays or time.monotonic() > give_up:
             return
         for p in strays:
@@ -985,21 +1038,154 @@ def _sweep_strays() -> None:
         time.sleep(0.005)
 
 
+def _libc_prctl() -> Callable[..., int] | None:
+    """libc's prctl (Linux only), resolved once: a forked child must not resolve symbols."""
+    global _prctl, _prctl_looked_up
+    if not _prctl_looked_up:
+        _prctl_looked_up = True
+        if sys.platform.startswith("linux"):
+            try:
+                prctl = ctypes.CDLL(None, use_errno=True).prctl
+                prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+                prctl.restype = ctypes.c_int
+                _prctl = prctl
+            except (OSError, AttributeError):
+                pass
+    return _prctl
+
+
 def _become_subreaper() -> bool:
     """Make this process the reaper of orphaned bot descendants (Linux only), once."""
     global _subreaper
     if _subreaper is None:
-        _subreaper = False
-        if sys.platform.startswith("linux"):
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                prctl = libc.prctl
-                prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-                prctl.restype = ctypes.c_int
-                _subreaper = prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-            except (OSError, AttributeError):
-                pass
+        prctl = _libc_prctl()
+        _subreaper = prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     return _subreaper
+
+
+def _death_signal() -> Callable[[], None] | None:
+    """A preexec function that has the bot's main process killed when the referee dies (Linux)."""
+    prctl = _libc_prctl()
+    if prctl is None:
+        return None
+    parent = os.getpid()
+
+    def die_with_parent() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the referee died before the signal was armed
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return die_with_parent
+
+
+# -- the watchdog -----------------------------------------------------------------------
+#
+# A parent-death signal reaches only a bot's main process, and only when the referee dies.
+# The watchdog, a forked helper in a session of its own (so that signals for the referee's
+# group do not reach it), holds the read end of a pipe from the referee and the list of
+# bot process groups. The kernel closes the write end whatever way the referee dies,
+# SIGKILL included; the watchdog then kills every group (and session) still listed, and exits.
+
+
+@dataclass
+class _WatchdogState:
+    pid: int | None = None
+    fd: int | None = None
+    owner: int | None = None  # the process that started it: a forked child must start its own
+
+
+_watchdog = _WatchdogState()
+
+
+def _watchdog_start() -> None:
+    """Start the watchdog unless this process has one running."""
+    if _watchdog.fd is not None and _watchdog.owner == os.getpid():
+        return
+    if not _HAS_PROC or not hasattr(os, "fork"):
+        return
+    read_end, write_end = os.pipe()  # neither end is inherited by the bots' exec
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return
+    if pid == 0:  # pragma: no cover - runs in the forked child, which never returns
+        try:
+            os.setsid()
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT})
+            os.closerange(0, read_end)
+            os.closerange(read_end + 1, 1 << 16)
+            _watchdog_main(read_end)
+        finally:
+            os._exit(0)
+    os.close(read_end)
+    _watchdog.pid, _watchdog.fd, _watchdog.owner = pid, write_end, os.getpid()
+
+
+def _watchdog_main(fd: int) -> None:  # pragma: no cover - runs in the forked child
+    groups: set[int] = set()
+    pending = b""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except InterruptedError:
+            continue
+        except OSError:
+            data = b""
+        if not data:
+            break
+        *lines, pending = (pending + data).split(b"\n")
+        for line in lines:
+            if line[:1] == b"+":
+                groups.add(int(line[1:]))
+            elif line[:1] == b"-":
+                groups.discard(int(line[1:]))
+    if not groups:
+        return
+    for pgid in groups:
+        _kill_group(pgid)
+    # Members that moved to another group of the same session are reached through /proc.
+    for p in _scan():
+        if p.session in groups or p.pgrp in groups:
+            _kill(p.pid, signal.SIGKILL)
+
+
+def _watchdog_send(line: str) -> None:
+    if _watchdog.fd is None or _watchdog.owner != os.getpid():
+        return
+    try:
+        os.write(_watchdog.fd, line.encode())
+    except OSError:
+        pass  # the watchdog is gone: the referee's own close still does the work
+
+
+def _watchdog_stop() -> None:
+    """End the watchdog once no bot runs (it has nothing to guard) and reap it."""
+    fd, pid = _watchdog.fd, _watchdog.pid
+    if fd is None or pid is None or _watchdog.owner != os.getpid():
+        return
+    _watchdog.fd = _watchdog.pid = _watchdog.owner = None
+    os.close(fd)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _forget_watchdog() -> None:
+    # In a forked child the write end is a copy: holding it would keep the parent's
+    # watchdog from ever seeing the parent die.
+    if _watchdog.fd is not None:
+        try:
+            os.close(_watchdog.fd)
+        except OSError:
+            pass
+    _watchdog.fd = _watchdog.pid = _watchdog.owner = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_watchdog)
 
 
 def _start_failure(exc: OSError, argv: Sequence[str], cwd: str | os.PathLike[str] | None, path: str) -> str:

@@ -15,6 +15,7 @@ import hashlib
 import json
 import random
 import secrets
+import shutil
 import signal
 import tempfile
 import time
@@ -28,14 +29,32 @@ from .config import ConfigError, FaultMode, MatchConfig, PlayerSpec
 from .engine import Action, Decision, Game, HoleResult
 from .log import LogBuilder, write_log
 from .policies import Policy, make_policy
-from .process import BotPool, BotProcess, BotStartError, ReadStatus
+from .process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus
 from .view import events_for, view
 
-__all__ = ["FaultKind", "SeatStatus", "Fault", "MatchResult", "MatchInterrupted", "run_match", "log_path_for"]
+__all__ = [
+    "FATAL_FAULTS",
+    "FaultKind",
+    "fault_hint",
+    "SeatStatus",
+    "Fault",
+    "MatchResult",
+    "MatchInterrupted",
+    "STOP_SIGNALS",
+    "run_match",
+    "log_path_for",
+]
 
 # How much of an offending line a fault keeps.
 _LINE_KEEP = 200
 _CLOSE_GRACE = 0.5
+# How long a bot whose stdout closed is given to exit before it is reported as still running:
+# the bounded wait that makes its exit status part of the record, whatever the machine's load.
+_EXIT_WAIT = 3.0
+# Late answers to a timed-out request are dropped, one per request: more is a fault.
+_LATE_ALLOWANCE = 1
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop a match cleanly: bots closed, the log saved as interrupted."""
 
 
 class FaultKind(enum.Enum):
@@ -63,10 +82,37 @@ class FaultKind(enum.Enum):
     """An action that is malformed or not among the legal choices."""
     UNASKED_OUTPUT = "unasked_output"
     """Output when nothing was asked."""
+    MATCH_TIME = "match_time"
+    """The bot's thinking time for the whole match (``time.match_ms``) is used up."""
 
 
-# Faults after which the process cannot be trusted to answer again.
-_FATAL = {FaultKind.START_FAILED, FaultKind.EXITED}
+# Faults after which the bot cannot answer again: it is disqualified whatever the policy.
+FATAL_FAULTS = frozenset({FaultKind.START_FAILED, FaultKind.EXITED, FaultKind.MATCH_TIME})
+
+
+_HINTS = {
+    FaultKind.START_FAILED: "check the command and its working directory (relative paths start there)",
+    FaultKind.TIMEOUT: "a bot must answer within time_ms and flush each line it prints",
+    FaultKind.EXITED: "the bot's stderr, shown in the log and here, usually says why",
+    FaultKind.NOT_UTF8: "bots write UTF-8 text",
+    FaultKind.NOT_JSON: "bots print only protocol lines on stdout; write debug output to stderr",
+    FaultKind.INVALID_MESSAGE: "see docs/PROTOCOL.md for the fields each message needs",
+    FaultKind.LINE_TOO_LONG: "end every message with a newline",
+    FaultKind.WRONG_ID: "answer with the id of the request being answered",
+    FaultKind.REPEATED_ID: "answer each request exactly once",
+    FaultKind.ILLEGAL_ACTION: "choose one of the request's legal strings, exactly as written",
+    FaultKind.UNASKED_OUTPUT: "print one answer per request and nothing else on stdout; debug output goes to stderr",
+    FaultKind.MATCH_TIME: "the bot used up its thinking time for the whole match (time.match_ms)",
+}
+
+
+def fault_hint(fault: Fault) -> str:
+    """What a bot author can do about a fault: the usual cause, in one line."""
+    if fault.kind is FaultKind.TIMEOUT and fault.request is None:
+        return "no ready in time: did the bot flush its output? (Python: print(..., flush=True); C: fflush(stdout))"
+    if fault.kind is FaultKind.EXITED and "still running" in fault.message:
+        return "a bot keeps its stdout open until goodbye"
+    return _HINTS[fault.kind]
 
 
 class SeatStatus(enum.Enum):
@@ -120,7 +166,9 @@ class _Seat:
     used_ms: float = 0.0  # thinking time used over the match, against time.match_ms
     event_mark: tuple[int, int] = (0, 0)  # (hole, index into game.events) already sent
     answered: set[int] = field(default_factory=set)
-    stale: set[int] = field(default_factory=set)  # timed-out request ids: late answers are dropped
+    # timed-out request ids -> late answers still allowed (dropped); past that, a fault
+    stale: dict[int, int] = field(default_factory=dict)
+    sends: dict[int, int] = field(default_factory=dict)  # request id -> the bot's send count for it
     disqualified_at: dict[str, Any] | None = None
     transcript: list[str] = field(default_factory=list)
 
@@ -144,11 +192,20 @@ class MatchResult:
 
 
 class MatchInterrupted(Exception):
-    """The match was interrupted (Ctrl-C or SIGTERM); the incomplete log was kept."""
+    """The match was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP); the incomplete log was kept."""
 
-    def __init__(self, log_path: Path) -> None:
-        super().__init__(f"interrupted; the incomplete log is {log_path}")
+    def __init__(self, log_path: Path, signum: int = signal.SIGINT) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name}; the incomplete log is {log_path}")
         self.log_path = log_path
+        self.signum = signum
+
+
+class _Stop(BaseException):
+    """Raised by the signal handler, once, wherever the referee is (like KeyboardInterrupt)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 class Shuffler:
@@ -179,6 +236,19 @@ def _truncate(text: str | None) -> str | None:
     if text is None or len(text) <= _LINE_KEEP:
         return text
     return text[:_LINE_KEEP] + f"... ({len(text)} characters)"
+
+
+def _exit_words(code: int | None) -> str:
+    """How a bot whose stdout closed stands: exited with a code, killed, or still running."""
+    if code is None:
+        return "the bot closed its stdout but is still running"
+    if code < 0:
+        try:
+            name = f" ({signal.Signals(-code).name})"
+        except ValueError:
+            name = ""
+        return f"the bot was killed by signal {-code}{name}"
+    return f"the bot exited (code {code})"
 
 
 class _Referee:
@@ -262,7 +332,7 @@ class _Referee:
         seat.faults += 1
         seat.status = SeatStatus.FAULTED
         policy = self.config.faults
-        if kind in _FATAL or policy.mode is FaultMode.FORFEIT or seat.faults >= policy.max_faults:
+        if kind in FATAL_FAULTS or policy.mode is FaultMode.FORFEIT or seat.faults >= policy.max_faults:
             self._disqualify(seat, request, hole)
 
     def _disqualify(self, seat: _Seat, request: int | None, hole: int | None) -> None:
@@ -341,7 +411,10 @@ class _Referee:
                 bot.start()
             except BotStartError as e:
                 seat.bot = None
-                self._fault(seat, FaultKind.START_FAILED, str(e))
+                where = Path(spec.cwd) if spec.cwd is not None else Path.cwd()
+                first = spec.command[0]
+                program = where / first if "/" in first else shutil.which(first, path=bot.environment["PATH"]) or first
+                self._fault(seat, FaultKind.START_FAILED, f"{e} (program {program}, working directory {where})")
                 continue
             seat.bot = bot
             self.pool.add(bot)
@@ -358,36 +431,36 @@ class _Referee:
                 self._disqualify(seat, None, None)
 
     def _await_ready(self, seat: _Seat, deadline: float) -> None:
+        # Lines before ready (a library's banner, a debug print) are faults like any other,
+        # charged by the fault policy; the bot may still say ready before its deadline.
         assert seat.bot is not None
-        result = self.pool.read_line(seat.bot, deadline)
-        if result.status is not ReadStatus.LINE or result.line is None:
-            self._read_fault(seat, result, "ready", None)
-            return
-        line = result.line
-        self._note(seat, "from_bot", line)
-        try:
-            seat.reported_name, seat.reported_version = protocol.parse_ready(line)
-        except protocol.NotJson as e:
-            self._fault(seat, FaultKind.NOT_JSON, f"expected ready: {e}", line)
-        except protocol.InvalidMessage as e:
-            self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), line)
+        while seat.live and seat.reported_name is None:
+            result = self.pool.read_line(seat.bot, deadline)
+            if result.status is not ReadStatus.LINE or result.line is None:
+                self._read_fault(seat, result, "ready", None)
+                if result.status in (ReadStatus.TIMEOUT, ReadStatus.EXITED):
+                    return
+                continue
+            line = result.line
+            self._note(seat, "from_bot", line)
+            try:
+                seat.reported_name, seat.reported_version = protocol.parse_ready(line)
+            except protocol.NotJson as e:
+                self._fault(seat, FaultKind.NOT_JSON, f"expected ready: {e}", line)
+            except protocol.InvalidMessage as e:
+                self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), line)
 
     def _read_fault(
-        self, seat: _Seat, result: Any, waiting_for: str, request: int | None, hole: int | None = None
+        self, seat: _Seat, result: ReadResult, waiting_for: str | None, request: int | None, hole: int | None = None
     ) -> None:
+        """Record a failed read; `waiting_for` names what was awaited ("ready", "answer to request 3")."""
         status = result.status
         if status is ReadStatus.TIMEOUT:
             self._fault(seat, FaultKind.TIMEOUT, f"no {waiting_for} within the time limit", None, request, hole)
         elif status is ReadStatus.EXITED:
-            code = seat.bot.returncode if seat.bot is not None else None
-            self._fault(
-                seat,
-                FaultKind.EXITED,
-                f"the bot exited (code {code}) while the referee waited for {waiting_for}",
-                None,
-                request,
-                hole,
-            )
+            code = seat.bot.wait_exit(_EXIT_WAIT) if seat.bot is not None else None
+            when = f"before its {waiting_for}" if waiting_for else "while no request was open"
+            self._fault(seat, FaultKind.EXITED, f"{_exit_words(code)} {when}", None, request, hole)
         elif status is ReadStatus.TOO_LONG:
             self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request, hole)
         elif status is ReadStatus.NOT_UTF8:
@@ -403,21 +476,43 @@ class _Referee:
             if not seat.live:
                 return
             if result.status is not ReadStatus.LINE or result.line is None:
-                self._read_fault(seat, result, "nothing (no request was open)", None, hole)
+                self._read_fault(seat, result, None, None, hole)
                 continue
             self._note(seat, "from_bot", result.line)
             try:
                 answer_id, _ = protocol.parse_answer(result.line)
             except protocol.MessageError:
                 answer_id = None
-            if answer_id is not None and answer_id in seat.stale:
-                continue  # a late answer to a request that already timed out
-            if answer_id is not None and answer_id in seat.answered:
+            if answer_id is not None and self._late(seat, answer_id):
+                continue
+            if answer_id is not None and result.sends < seat.sends.get(answer_id, result.sends + 1):
+                self._fault(
+                    seat,
+                    FaultKind.UNASKED_OUTPUT,
+                    f"an answer to request {answer_id} before request {answer_id} was sent",
+                    result.line,
+                    None,
+                    hole,
+                )
+            elif answer_id is not None and answer_id in seat.answered:
                 self._fault(
                     seat, FaultKind.REPEATED_ID, f"a second answer to request {answer_id}", result.line, answer_id
                 )
             else:
                 self._fault(seat, FaultKind.UNASKED_OUTPUT, "output when no request was open", result.line, None, hole)
+
+    def _late(self, seat: _Seat, answer_id: int) -> bool:
+        """Whether a line answering `answer_id` is an allowed late answer to a timed-out request (dropped)."""
+        left = seat.stale.get(answer_id)
+        if left is None:
+            return False
+        if left <= 1:
+            # Spent: a further answer to it is a repeat, charged as a fault.
+            del seat.stale[answer_id]
+            seat.answered.add(answer_id)
+        else:
+            seat.stale[answer_id] = left - 1
+        return True
 
     def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int | None, float | None]:
         """Ask a bot for a decision: (action or None when it faulted, request id, ms taken).
@@ -432,12 +527,13 @@ class _Referee:
             return None, None, None
         match_ms = self.config.time.match_ms
         if match_ms and seat.used_ms >= match_ms:
-            self._fault(seat, FaultKind.TIMEOUT, f"the match time ({match_ms} ms) is used up: not asked")
+            # Like a flag falling on a chess clock: the bot has no time left to answer anything.
+            self._fault(seat, FaultKind.MATCH_TIME, f"the bot's match time ({match_ms} ms) is used up")
             return None, None, None
         action, rid, ms = self._request(seat, bot, legal)
         seat.used_ms += ms
-        if action is None:
-            seat.stale.add(rid)  # settled by the fallback: a later answer to it is dropped
+        if action is None and rid not in seat.answered:
+            seat.stale.setdefault(rid, _LATE_ALLOWANCE)  # settled by the fallback: a later answer is dropped
         return action, rid, ms
 
     def _request(self, seat: _Seat, bot: BotProcess, legal: tuple[Action, ...]) -> tuple[Action | None, int, float]:
@@ -458,6 +554,7 @@ class _Referee:
         decision: Decision = game.decision  # type: ignore[assignment]
         line = protocol.request(rid, decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms)
         sent = time.monotonic()
+        seat.sends[rid] = bot.sends + 1
         if not self._send(seat, line):
             self._fault(
                 seat, FaultKind.EXITED, "the bot does not take its input (closed, or not reading it)", None, rid
@@ -469,9 +566,8 @@ class _Referee:
             ms = (time.monotonic() - sent) * 1000
             if result.status is not ReadStatus.LINE or result.line is None:
                 if result.status is ReadStatus.TIMEOUT:
-                    seat.stale.add(rid)
                     seat.bank_ms = 0  # the whole budget, bank included, is spent
-                self._read_fault(seat, result, f"an answer to request {rid}", rid)
+                self._read_fault(seat, result, f"answer to request {rid}", rid)
                 return None, rid, ms
             self._note(seat, "from_bot", result.line)
             try:
@@ -482,11 +578,14 @@ class _Referee:
             except protocol.InvalidMessage as e:
                 self._fault(seat, FaultKind.INVALID_MESSAGE, str(e), result.line, rid)
                 return None, rid, ms
-            if answer_id in seat.stale:
-                continue  # late answer to an earlier, timed-out request: dropped
+            if answer_id != rid and self._late(seat, answer_id):
+                continue
             if answer_id != rid:
-                kind = FaultKind.REPEATED_ID if answer_id in seat.answered else FaultKind.WRONG_ID
-                self._fault(seat, kind, f"answer id {answer_id}, but the open request is {rid}", result.line, rid)
+                if answer_id in seat.answered:
+                    kind, what = FaultKind.REPEATED_ID, f"a second answer to request {answer_id}"
+                else:
+                    kind, what = FaultKind.WRONG_ID, f"answer id {protocol.clip(answer_id)}"
+                self._fault(seat, kind, f"{what}, but the open request is {rid}", result.line, rid)
                 return None, rid, ms
             seat.answered.add(rid)
             self._charge(seat, ms)
@@ -625,41 +724,54 @@ def run_match(
     log_path: str | None = None,
     on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
 ) -> MatchResult:
-    """Play a whole match and write its log; raises MatchInterrupted on Ctrl-C or SIGTERM.
+    """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
-    A log path that cannot be written raises ConfigError before any bot starts.
+    A log path that cannot be written raises ConfigError before any bot starts. Called
+    from the main thread, it owns the stop signals for the match: the first one stops it
+    (bots closed, the log saved as ``interrupted``), and any later one is ignored until
+    that is done, however soon it comes.
     """
-    referee = _Referee(config, seed, log_path, on_hole)
-    _check_writable(referee.log_path)
-    try:
-        referee.start()
-        referee.play()
-        return referee.finish()
-    except KeyboardInterrupt:
-        with _signals_held():
-            referee.abort("interrupted", "interrupted by the user or SIGTERM")
-        raise MatchInterrupted(referee.log_path) from None
-    except BaseException as e:
-        with _signals_held():
+    with _stop_on_signals() as stopped:
+        referee = _Referee(config, seed, log_path, on_hole)
+        _check_writable(referee.log_path)
+        try:
+            referee.start()
+            referee.play()
+            return referee.finish()
+        except (_Stop, KeyboardInterrupt) as e:
+            signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+            stopped.append(signum)
+            referee.abort("interrupted", f"interrupted by {signal.Signals(signum).name}")
+            raise MatchInterrupted(referee.log_path, signum) from None
+        except BaseException as e:
+            stopped.append(0)
             referee.abort("error", f"{type(e).__name__}: {e}")
-        raise
+            raise
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Ignore Ctrl-C and SIGTERM while bots are stopped and the log is saved.
+def _stop_on_signals() -> Iterator[list[int]]:
+    """Turn the first stop signal into `_Stop` and hold off any later one while the match is cleaned up.
 
-    A second Ctrl-C during that cleanup would otherwise leave bots running and the log
-    without its last hole.
+    The handler itself decides, so no window is left between a first signal and the
+    cleanup in which a second one could cut the cleanup short. Yields a list that the
+    caller appends to once it is cleaning up: a signal from then on is only noted.
     """
-    held = (signal.SIGINT, signal.SIGTERM)
+    stopping: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        if stopping:
+            return  # already stopping: the cleanup must run to its end
+        stopping.append(signum)
+        raise _Stop(signum)
+
     try:
-        previous = [signal.signal(sig, signal.SIG_IGN) for sig in held]
+        previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
     except ValueError:  # not the main thread: signals are not ours to handle
-        yield
+        yield stopping
         return
     try:
-        yield
+        yield stopping
     finally:
-        for sig, handler in zip(held, previous, strict=True):
-            signal.signal(sig, handler)
+        for sig, old in previous.items():
+            signal.signal(sig, old)

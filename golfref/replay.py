@@ -41,6 +41,7 @@ from .cards import deck_set
 from .config import load_schema
 from .engine import Action, Game, HoleEnd, IllegalAction, placings
 from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, compute_digest, hole_result_json, json_type, read_log
+from .referee import FATAL_FAULTS
 from .rules import Rules, rules_from_dict
 
 __all__ = ["Status", "Report", "TAMPERED_MESSAGE", "validate", "validate_file", "log_schema"]
@@ -355,9 +356,8 @@ _DECISIONS = frozenset(("reveal", "draw", "place", "flip", "target"))
 _BY = frozenset(("bot", "builtin", "fallback"))
 _ENDS = frozenset(e.value for e in HoleEnd)
 _FAULT_KINDS = frozenset(log_schema()["$defs"]["fault"]["properties"]["kind"]["enum"])
-# Faults after which the referee disqualifies at once, whatever the policy (so are all
-# faults before play: see apply_fault_policy).
-_FATAL_FAULTS = frozenset(("start_failed", "exited"))
+# Faults after which the referee disqualifies at once, whatever the policy.
+_FATAL_FAULTS = frozenset(kind.value for kind in FATAL_FAULTS)
 _CARD_NAMES = frozenset(
     base + suffix
     for base in [r + s for r in "A23456789TJQK" for s in "SHDC"] + ["XR", "XB"]
@@ -815,20 +815,19 @@ class _Checker:
     def apply_fault_policy(self, seat: int, policy: dict[str, Any]) -> tuple[int, dict[str, Any] | None]:
         """(faults counted, the fault that disqualified the seat or None), as the referee applies the policy."""
         counted = 0
+        last: dict[str, Any] | None = None
         for f in self.doc["faults"]:
             if f["seat"] != seat:
                 continue
             counted += 1
-            # A fault before play (no hole, no request) means the bot never said ready: the
-            # referee disqualifies it at once, whatever the policy.
-            startup = f["hole"] is None and f["request"] is None
-            if (
-                startup
-                or f["kind"] in _FATAL_FAULTS
-                or policy["policy"] == "forfeit"
-                or counted >= policy["max_faults"]
-            ):
+            last = f
+            if f["kind"] in _FATAL_FAULTS or policy["policy"] == "forfeit" or counted >= policy["max_faults"]:
                 return counted, f
+        player = self.doc["players"][seat]
+        if "builtin" not in player and player["reported_name"] is None and (last is not None or self.doc["holes"]):
+            # A bot that never said ready is disqualified once its startup is over, whatever
+            # the policy; the faults it had until then (all before play) are counted.
+            return counted, last if last is not None else {"hole": None, "request": None}
         return counted, None
 
     def check_step(

@@ -1,8 +1,9 @@
 """`golfref run` and `golfref check-config` as real subprocesses.
 
-Exit codes (README): 0 the match finished, 1 a bot faulted under --strict, 2 usage or a bad
-config (one `golfref: error:` line), 3 internal error, 130 interrupted by Ctrl-C or SIGTERM
-(every bot stopped, the incomplete log kept).
+Exit codes (README): 0 the match finished, 1 a seat was disqualified (or, under --strict, a
+bot faulted), 2 usage or a bad config (one `golfref: error:` line), 3 internal error, 128 + N
+stopped by signal N: 130 Ctrl-C (SIGINT), 143 SIGTERM, 129 SIGHUP (every bot stopped, the
+incomplete log kept).
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def test_run_json_prints_one_object(tmp_path: Path) -> None:
     )
     log = tmp_path / "m.json"
     done = golfref("run", str(config), "--log", str(log), "--json", "--quiet")
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, "a seat was disqualified: " + done.stderr
+    assert done.stderr == "", "--json and --quiet print nothing but the summary"
     assert done.stderr == ""
     assert len(done.stdout.splitlines()) == 1
     summary = json.loads(done.stdout)
@@ -143,6 +145,38 @@ def test_run_json_prints_one_object(tmp_path: Path) -> None:
     assert summary["faults"] == written["faults"]
     assert {f["kind"] for f in summary["faults"]} == {"illegal_action"}
     assert leftovers(token) == []
+
+
+def test_a_fault_is_shown_with_its_line_hint_and_stderr(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(
+        tmp_path,
+        [
+            bot("alpha", "bad_bot.py", "crash-at-startup", token=token),
+            bot("beta", "bad_bot.py", "garbage", token=token),
+        ],
+    )
+    done = golfref("run", str(config), "--log", str(tmp_path / "m.json"))
+    assert done.returncode == 1, "a disqualified seat makes the run fail: " + done.stderr
+    err = done.stderr
+    assert "golfref: alpha (seat 0): exited: the bot exited (code 1) before its ready" in err
+    assert "RuntimeError: bad_bot: crashing at startup on purpose" in err, "the tail of the bot's stderr"
+    assert "golfref: beta (seat 1): not_json (and 2 more)" in err
+    assert "  the line: hello world" in err
+    assert "hint: bots print only protocol lines on stdout; write debug output to stderr" in err
+    assert "Traceback" in err and err.count("golfref:") == 2, "the bot's traceback, not one of golfref's"
+    assert leftovers(token) == []
+
+
+def test_a_start_failure_names_the_program_and_directory(tmp_path: Path) -> None:
+    script = tmp_path / "bot.sh"
+    script.write_text("#!/no/such/interpreter\n", encoding="utf-8")
+    script.chmod(0o755)
+    config = write_config(tmp_path, [{"name": "a", "command": ["./bot.sh"]}, {"name": "h", "builtin": "random"}])
+    done = golfref("run", str(config), "--log", str(tmp_path / "m.json"))
+    assert done.returncode == 1, done.stderr
+    assert f"(program {script}, working directory {tmp_path})" in done.stderr
+    assert "interpreter (#! line) was not found" in done.stderr
 
 
 def test_strict_exits_1_when_a_bot_faulted(tmp_path: Path) -> None:
@@ -183,12 +217,22 @@ def test_a_missing_config_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sig", "repeat"),
-    [(signal.SIGINT, 1), (signal.SIGTERM, 1), (signal.SIGINT, 3), (signal.SIGTERM, 3)],
-    ids=["SIGINT", "SIGTERM", "SIGINT-x3", "SIGTERM-x3"],
+    ("sig", "repeat", "gap"),
+    [
+        (signal.SIGINT, 1, 0.0),
+        (signal.SIGTERM, 1, 0.0),
+        (signal.SIGHUP, 1, 0.0),
+        (signal.SIGINT, 3, 0.01),
+        (signal.SIGTERM, 3, 0.01),
+        (signal.SIGINT, 2, 0.0),
+        (signal.SIGHUP, 2, 0.0),
+    ],
+    ids=["SIGINT", "SIGTERM", "SIGHUP", "SIGINT-x3", "SIGTERM-x3", "SIGINT-burst", "SIGHUP-burst"],
 )
-def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal.Signals, repeat: int) -> None:
-    """One signal, or several in a row (an impatient Ctrl-C): the same clean stop."""
+def test_interrupt_keeps_the_log_and_stops_every_bot(
+    tmp_path: Path, sig: signal.Signals, repeat: int, gap: float
+) -> None:
+    """One signal, several in a row (an impatient Ctrl-C), or two within microseconds: the same clean stop."""
     token = uuid.uuid4().hex
     config = write_config(
         tmp_path,
@@ -214,13 +258,13 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal
         for _ in range(repeat):
             if proc.poll() is None:
                 proc.send_signal(sig)
-                time.sleep(0.01)
+                time.sleep(gap)
         out, err = proc.communicate(timeout=WAIT)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    assert proc.returncode == 130, err
+    assert proc.returncode == 128 + sig, err
     assert "Traceback" not in err
     assert "interrupted" in err and str(log) in err
     written = json.loads(log.read_text(encoding="utf-8"))
@@ -231,6 +275,69 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(tmp_path: Path, sig: signal
     assert len(written["holes"]) == 1 and written["holes"][0]["result"] is None, "the open hole is kept"
     assert written["totals"] is None and written["placings"] is None
     assert leftovers(token) == []
+
+
+def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    """Deterministic: the process signals itself as the CLI's imports reach golfref.config."""
+    config = write_config(tmp_path, [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "greedy"}])
+    code = (
+        "import os, signal, sys\n"
+        "class Hook:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'golfref.config':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Hook())\n"
+        f"sys.argv = ['golfref', 'run', {str(config)!r}]\n"
+        "from golfref.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=WAIT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "golfref: interrupted\n"
+
+
+def test_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
+    """A bot that stopped reading its input, and a descendant in its group, go when the referee is SIGKILLed."""
+    token = uuid.uuid4().hex
+    config = write_config(
+        tmp_path,
+        [
+            bot("sleeper", "bad_bot.py", "sleep-forever", token=token),
+            bot("forker", "bad_bot.py", "fork-child", token=token),
+        ],
+        move_ms=60_000,
+    )
+    log = tmp_path / "logs" / "killed.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        give_up = time.monotonic() + WAIT
+        while not log.exists():  # written as the first hole starts: every bot said ready
+            assert proc.poll() is None, "the referee ended early"
+            assert time.monotonic() < give_up, "the log never appeared"
+            time.sleep(0.02)
+        assert len(leftovers(token)) >= 3, "two bots and the forker's child are running"
+    finally:
+        proc.kill()
+        proc.wait()
+    give_up = time.monotonic() + WAIT
+    while leftovers(token) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    assert leftovers(token) == [], "bots outlived a referee killed by SIGKILL"
+    assert json.loads(log.read_text(encoding="utf-8"))["status"] == "running", "clearly incomplete"
 
 
 # -- check-config ---------------------------------------------------------------------------------

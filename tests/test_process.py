@@ -396,7 +396,7 @@ def test_bad_answers_are_plain_lines_to_this_layer(bots: Bots, mode: str, expect
     bot = bots.start("bad_bot.py", mode)
     bots.handshake(bot)
     result = bots.ask(bot, 1)
-    assert result == ReadResult(ReadStatus.LINE, expected, "", result.elapsed)
+    assert result == ReadResult(ReadStatus.LINE, expected, "", result.elapsed, sends=2), "read after the second send"
 
 
 def test_non_utf8_line(bots: Bots) -> None:

@@ -220,6 +220,8 @@ class Case:
     a built-in player, so that nothing depends on how fast a bot answers."""
     stderr: str | None = None
     """Text the seat's kept stderr must contain."""
+    message: str | None = None
+    """Text the first fault's message must contain."""
 
 
 DQ, FAULTED, OK = SeatStatus.DISQUALIFIED, SeatStatus.FAULTED, SeatStatus.OK
@@ -299,6 +301,21 @@ CASES = [
     # The late answer to the timed-out request is dropped without a second fault. The bot
     # answers the next request at once, so that limit is kept loose enough for a busy machine.
     Case("late-answer", (T,), (T,), FAULTED, timed={"move_ms": 500, "grace_ms": 500}),
+    # The exit status is read once the process has ended, however late after its stdout closed.
+    Case("close-stdout-exit", (X,), (X,), DQ, message="the bot exited (code 3) before its answer to request 1"),
+    Case("close-stdout-stay", (X,), (X,), DQ, message="closed its stdout but is still running"),
+    # A line before ready is charged by the policy like any other fault, not fatal by itself.
+    Case("banner", (FaultKind.NOT_JSON,), (FaultKind.NOT_JSON,), FAULTED, exactly("loading the model..."), True),
+    # One late answer to a timed-out request is dropped; the next copy of it is a fault.
+    Case("stale-flood", (T,), (T, FaultKind.REPEATED_ID), DQ, timed=MOVE_SHORT),
+    Case(
+        "early-answer",
+        (FaultKind.UNASKED_OUTPUT,),
+        (FaultKind.UNASKED_OUTPUT,),
+        FAULTED,
+        answer_json(lambda m: m["id"] == 1),
+        message="an answer to request 1 before request 1 was sent",
+    ),
 ]
 
 
@@ -341,6 +358,8 @@ def test_misbehaving_bot(tmp_path: Path, case: Case, policy: str) -> None:
                 assert step["by"] == "fallback", "a faulted decision is played by the fallback"
     if expected:
         assert case.line(result.faults[0].line), result.faults[0].line
+    if case.message is not None:
+        assert case.message in result.faults[0].message, result.faults[0].message
 
     # the seat's standing
     status = DQ if expected and policy == "forfeit" else case.fallback_status
@@ -859,7 +878,7 @@ def test_the_match_time_caps_a_bot_over_the_whole_match(tmp_path: Path) -> None:
     assert _time_offers(result.log) == [300], "a request never offers more than the match time left"
     first, second = result.faults
     assert first.kind is FaultKind.TIMEOUT and first.request == 1
-    assert second.kind is FaultKind.TIMEOUT and second.request is None and "match time" in second.message
+    assert second.kind is FaultKind.MATCH_TIME and second.request is None and "match time" in second.message
     assert result.statuses[0] is SeatStatus.DISQUALIFIED
     assert result.log["time_control"]["match_ms"] == 300
     assert leftovers(token) == {}

@@ -17,6 +17,7 @@ MODES = {
     "answer-twice", "unasked", "illegal", "fork-child", "ignore-sigterm", "setsid-child",
     "setsid-orphan", "slow-ready", "trickle", "crlf", "partial-exit", "print-env", "chatter",
     "long-garbage", "invalid-answer", "late-answer", "answer-twice-at-once",
+    "close-stdout-exit", "close-stdout-stay", "banner", "stale-flood", "early-answer",
 }
 HUGE = 10 * 1024 * 1024
 LONG = 100_000  # under the referee's line limit, far over what a fault keeps
@@ -82,6 +83,8 @@ def main() -> int:
         spawn_sleeper(escape=mode != "fork-child", orphan=mode == "setsid-orphan")
     if mode == "ignore-sigterm":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode == "banner":
+        write(b"loading the model...\n")  # a debug print on stdout before ready
 
     answered = 0
     held = None  # late-answer: the request id whose answer is held back
@@ -98,6 +101,8 @@ def main() -> int:
             ready = encode({"type": "ready", "name": f"bad-{mode}", "version": "1"})
             if mode == "unasked":
                 write(ready + answer(0, "stock"))  # one write: both lines reach the pipe together
+            elif mode == "early-answer":
+                write(ready + answer(1, "stock"))  # an answer to request 1 before it was sent
             elif mode == "chatter":
                 # under PIPE_BUF (4096 bytes), so the pipe takes all 101 lines in one piece
                 write(ready + b"".join(encode({"type": "chatter", "n": n}) for n in range(100)))
@@ -113,6 +118,20 @@ def main() -> int:
             sleep_forever()
         if mode == "exit-mid-match" and answered >= count:
             return 3
+        if mode in ("close-stdout-exit", "close-stdout-stay"):
+            # stdout closes well before the process ends (or it never does): the referee must
+            # wait for the exit status, not read it too early.
+            os.close(1)
+            if mode == "close-stdout-stay":
+                sleep_forever()
+            time.sleep(0.5)
+            os._exit(3)
+        if mode == "stale-flood":
+            if rid == 1:
+                continue  # let request 1 time out
+            write(answer(1, legal[0]) * 1000 + answer(rid, legal[0]))
+            answered += 1
+            continue
         if mode == "garbage":
             write(b"hello world\n")
         elif mode == "non-utf8":

@@ -1,0 +1,24 @@
+"""The `golfref` command's entry point (also `python -m golfref`).
+
+It imports the command line itself, so that Ctrl-C while the modules load ends the
+program like Ctrl-C at any other time: one line and exit status 130, not a traceback.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+
+def main() -> None:
+    """Run the golfref command line."""
+    try:
+        from .cli import main as cli_main
+    except KeyboardInterrupt:
+        sys.stderr.write("golfref: interrupted\n")
+        sys.exit(128 + signal.SIGINT)
+    cli_main()
+
+
+if __name__ == "__main__":
+    main()
