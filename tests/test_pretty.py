@@ -664,6 +664,11 @@ def test_compact_mode_shows_a_seat_only_what_it_saw() -> None:
         printer.tap = check
         printer.render(hole=None, summary=False)
     assert not found, found[:3]
+    # The same check catches the full view's compact lines, or it would prove nothing.
+    printer = pretty._Printer(doc, seat=None, color=False, ascii_only=False, compact=True)
+    printer.tap = lambda game, lines: found.extend(sorted(printed_cards(lines) - seen_by(game, 0)))
+    printer.render(hole=None, summary=False)
+    assert found
 
 
 @pytest.mark.parametrize("ascii_only", [False, True])
