@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Mapping
@@ -19,7 +20,7 @@ from .referee import MatchInterrupted, MatchResult, SeatStatus, fault_hint, run_
 from .replay import Report, Status, validate_file
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
-from .terminal import sanitize
+from .terminal import hole_label, sanitize
 
 app = typer.Typer(
     name="golfref",
@@ -214,7 +215,7 @@ def run(
 
     def progress(result: HoleResult, names: tuple[str, ...]) -> None:
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
-        err(f"hole {result.hole + 1}/{cfg.rules.holes}: {scores} ({result.end.value})")
+        err(f"{hole_label(result.hole, cfg.rules.holes)}: {scores} ({result.end.value})")
 
     try:
         result = run_match(cfg, seed=seed, log_path=log, on_hole=None if quiet else progress)
@@ -262,6 +263,23 @@ def use_color(stream: Any, environ: Mapping[str, str], no_color: bool) -> bool:
     return bool(isatty and isatty())
 
 
+def output_width(stream: Any, environ: Mapping[str, str], given: int | None, default: int, least: int) -> int:
+    """The columns to print in: `--width`, else COLUMNS, else the terminal's, else `default`.
+
+    A terminal (or COLUMNS) narrower than `least` still gets `least`: the lines wrap
+    there, as they must, rather than the match not being shown.
+    """
+    if given is not None:
+        return given
+    columns = environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return max(least, int(columns))
+    isatty = getattr(stream, "isatty", None)
+    if isatty and isatty():
+        return max(least, shutil.get_terminal_size((default, 24)).columns)
+    return default
+
+
 def replay_exit_code(reports: list[Report]) -> int:
     """`golfref replay --check` exits 0 only when every log is valid."""
     return EXIT_OK if all(r.status is Status.VALID for r in reports) else EXIT_FAULTED
@@ -276,11 +294,22 @@ def replay(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the validation reports as one JSON array (implies --check).")
     ] = False,
-    hole: Annotated[str | None, typer.Option("--hole", metavar="N", help="Show hole N only (counted from 1).")] = None,
+    hole: Annotated[
+        str | None, typer.Option("--hole", metavar="N", help="Show hole N only (holes count from 0).")
+    ] = None,
     seat: Annotated[
         str | None, typer.Option("--seat", metavar="S", help="Show the match as seat S saw it (seats count from 0).")
     ] = None,
     summary: Annotated[bool, typer.Option("--summary", help="Show only the hole scores and the standings.")] = False,
+    compact: Annotated[
+        bool, typer.Option("--compact", help="One line per turn, without the grids (for long matches).")
+    ] = False,
+    width: Annotated[
+        str | None,
+        typer.Option(
+            "--width", metavar="N", help="Lines of at most N columns (default: the terminal's width, else 100)."
+        ),
+    ] = None,
     no_color: Annotated[
         bool, typer.Option("--no-color", help="No colour (default: colour on a terminal unless NO_COLOR is set).")
     ] = False,
@@ -299,7 +328,8 @@ def replay(
     if as_json:
         check = True
     if check:
-        for name, given in (("--hole", hole), ("--seat", seat), ("--summary", summary or None)):
+        showing = (("--hole", hole), ("--seat", seat), ("--summary", summary or None), ("--compact", compact or None))
+        for name, given in (*showing, ("--width", width)):
             if given is not None:
                 mode = "--json" if as_json and not given_check else "--check"
                 fail(f"{name} applies when showing a match, not with {mode}")
@@ -315,8 +345,9 @@ def replay(
     if len(logs) != 1:
         fail(f"give one LOG to show ({len(logs)} given); several logs only with --check")
     path = logs[0]
-    hole_number = _parse_number("--hole", hole, "a hole number, counted from 1")
+    hole_number = _parse_number("--hole", hole, "a hole number, counted from 0")
     seat_number = _parse_number("--seat", seat, "a seat number, counted from 0")
+    width_number = _parse_number("--width", width, "a number of columns")
     report = validate_file(path)
     if report.doc is None:  # unreadable: missing, not JSON, truncated...
         fail(sanitize(f"{path}: {report.message}"), EXIT_FAULTED)
@@ -325,27 +356,31 @@ def replay(
     doc = report.doc
     holes = len(doc["holes"])
     players = len(doc["players"])
-    if hole_number is not None and not 1 <= hole_number <= holes:
+    if hole_number is not None and not 0 <= hole_number < holes:
         if not holes:
             fail(f"--hole {hole_number}: the log has no hole yet")
-        fail(f"--hole {hole_number}: the log has {holes} hole{'s' if holes != 1 else ''} (1 to {holes})")
+        fail(f"--hole {hole_number}: the log has {holes} hole{'s' if holes != 1 else ''} (0 to {holes - 1})")
     if seat_number is not None and not 0 <= seat_number < players:
         fail(f"--seat {seat_number}: the match has {players} seats (0 to {players - 1})")
     if report.status is Status.INCOMPLETE:
         err(sanitize(_one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
     try:
-        from .pretty import render_match
+        from .pretty import DEFAULT_WIDTH, MIN_WIDTH, render_match
     except ImportError as e:
         fail(f"cannot show the match: the pretty-printer is not available ({e})", EXIT_INTERNAL)
+    if width_number is not None and width_number < MIN_WIDTH:
+        fail(f"--width {width_number}: too narrow; the match needs at least {MIN_WIDTH} columns")
     color = use_color(sys.stdout, os.environ, no_color)
     try:
         lines = render_match(
             doc,
-            hole=None if hole_number is None else hole_number - 1,
+            hole=hole_number,
             seat=seat_number,
             summary=summary,
+            compact=compact,
             color=color,
             ascii_only=ascii_only,
+            width=output_width(sys.stdout, os.environ, width_number, DEFAULT_WIDTH, MIN_WIDTH),
         )
     except ValueError as e:
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
@@ -382,7 +417,7 @@ def standings_lines(result: MatchResult) -> list[str]:
     width = max(6, *(len(n) for n in names))
     head = (
         f"{'place':<5}  {'player':<{width}}  "
-        + " ".join(f"{h + 1:>4}" for h in range(holes))
+        + " ".join(f"{h:>4}" for h in range(holes))
         + f"  {'total':>5}  status"
     )
     lines = [head]
@@ -395,7 +430,7 @@ def standings_lines(result: MatchResult) -> list[str]:
             status += f" ({count} fault{'s' if count != 1 else ''})"
         lines.append(f"{result.placings[s]:<5}  {names[s]:<{width}}  {cells}  {result.totals[s]:>5}  {status}")
     for f in result.faults:
-        where = f"hole {f.hole + 1}" if f.hole is not None else "match"
+        where = f"hole {f.hole}" if f.hole is not None else "match"
         req = f", request {f.request}" if f.request is not None else ""
         lines.append(f"fault: {names[f.seat]}: {f.kind.value} ({where}{req}): {sanitize(f.message)}")
     lines.append(f"log: {result.log_path}")

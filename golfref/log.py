@@ -285,14 +285,14 @@ def history_from_log(doc: dict[str, Any]) -> list[Event]:
 
     history: list[Event] = []
     for h, hole in enumerate(doc["holes"]):
-        history.append(Shuffle(to_ids(hole["deal"], f"hole {h + 1} deal")))
+        history.append(Shuffle(to_ids(hole["deal"], f"hole {h} deal")))
         for t, step in enumerate(hole["steps"]):
             if "reshuffle" in step:
-                history.append(Shuffle(to_ids(step["reshuffle"], f"hole {h + 1} step {t + 1} reshuffle")))
+                history.append(Shuffle(to_ids(step["reshuffle"], f"hole {h}, step {t} reshuffle")))
                 continue
             try:
                 action = Action.parse(step["action"])
             except ValueError as e:
-                raise LogError(f"hole {h + 1} step {t + 1}: {e}") from None
+                raise LogError(f"hole {h}, step {t}: {e}") from None
             history.append(Move(step["seat"], action))
     return history

@@ -31,22 +31,25 @@ from .cards import Card, Rank, Suit
 from .engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
 from .log import history_from_log
 from .rules import Cancel, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
-from .terminal import sanitize
+from .terminal import hole_label, sanitize
 from .view import events_for, view
 
 __all__ = ["render_match"]
 
-# Widest line the side-by-side layout (turn text left, grids right) may take; beyond it
-# the grids go under the turn text instead.
-_MAX_WIDTH = 100
+DEFAULT_WIDTH = 100
+"""Columns when the caller names none (output to a file or a pipe)."""
+MIN_WIDTH = 50
+"""The narrowest output the layout is made for: a name, a turn's text and one grid."""
 _NAME_WIDTH = 12
 _LEFT_MAX = 52  # the turn-text column: wide enough for most turns on one line
 _LEFT_MIN = 34
 _STACK_INDENT = "    "  # the grids under the turn text, when they are too wide to sit beside it
-_CELL = 5  # one grid cell: " 10♥ ", "[10♥]", "  ░░ "
+_LABEL = 3  # the widest card label: "10♥"; a card of a second deck adds "#2"
 _FAULT_LINE_KEEP = 72
+_COMPACT_RULE = 72  # the hole headers of the compact mode, which has no grids to span
 
-_SEVEN = Card(Rank.SEVEN, Suit.SPADES)  # the legend's example card
+_SEVEN = Card(Rank.SEVEN, Suit.SPADES)  # the legend's example cards
+_SEVEN_OF_DECK_2 = Card(Rank.SEVEN, Suit.SPADES, 2)
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
 _DIM = "\x1b[2m"
@@ -67,16 +70,20 @@ def render_match(
     hole: int | None = None,
     seat: int | None = None,
     summary: bool = False,
+    compact: bool = False,
     color: bool = False,
     ascii_only: bool = False,
+    width: int = DEFAULT_WIDTH,
 ) -> list[str]:
-    """The lines that show a logged match to people.
+    """The lines that show a logged match to people, none wider than `width` columns.
 
     `hole` (from 0) prints that hole only; `seat` prints the match as that seat saw it;
-    `summary` prints the header, a table of hole scores and the standings. Raises
-    ValueError when the hole or seat is out of range or the log does not replay.
+    `summary` prints the header, a table of hole scores and the standings; `compact`
+    prints one line per turn instead of the grids. Raises ValueError when the hole or
+    seat is out of range, the width is below `MIN_WIDTH` or the log does not replay.
     """
-    return _Printer(doc, seat=seat, color=color, ascii_only=ascii_only).render(hole=hole, summary=summary)
+    printer = _Printer(doc, seat=seat, color=color, ascii_only=ascii_only, width=width, compact=compact)
+    return printer.render(hole=hole, summary=summary)
 
 
 # -- text helpers ---------------------------------------------------------------------
@@ -96,8 +103,30 @@ def _width(text: str) -> int:
     return sum(_char_width(ch) for ch in plain)
 
 
-def _fill(head: str, parts: Sequence[str], sep: str, indent: int, cols: int = _MAX_WIDTH) -> list[str]:
-    """`head` then `parts` joined by `sep`, wrapped to `cols` columns with a hanging indent."""
+def _chop(text: str, cols: int) -> list[str]:
+    """`text` cut into pieces of at most `cols` columns; a colour open at a cut is closed and reopened."""
+    pieces: list[str] = []
+    current, used, style = "", 0, ""
+    for token in re.findall(r"\x1b\[[0-9;]*m|.", text, flags=re.S):
+        if token.startswith("\x1b"):
+            current += token
+            style = "" if token == _RESET else style + token
+            continue
+        w = _char_width(token)
+        if used + w > cols and used:
+            pieces.append(current + (_RESET if style else ""))
+            current, used = style, 0
+        current += token
+        used += w
+    pieces.append(current)
+    return pieces
+
+
+def _fill(head: str, parts: Sequence[str], sep: str, indent: int, cols: int) -> list[str]:
+    """`head` then `parts` joined by `sep`, wrapped to `cols` columns with a hanging indent.
+
+    A part too long for a line of its own is cut across lines.
+    """
     lines = [head]
     for i, part in enumerate(parts):
         piece = part + (sep.rstrip() if i < len(parts) - 1 else "")
@@ -106,7 +135,22 @@ def _fill(head: str, parts: Sequence[str], sep: str, indent: int, cols: int = _M
             lines.append(" " * indent + piece)
         else:
             lines[-1] += gap + piece
+        while _width(lines[-1]) > cols:
+            first, *rest = _chop(lines[-1], cols)
+            lines[-1] = first
+            lines.append(" " * (indent if cols - indent >= 10 else 0) + "".join(rest))
     return lines
+
+
+def _fit(line: str, cols: int) -> list[str]:
+    """A line as it may be printed: cut across lines when it is wider than `cols`.
+
+    The layout keeps its own lines within the width; this is the last guard for text of
+    unforeseen length, so that no line ever wraps on the terminal.
+    """
+    if _width(line) <= cols:
+        return [line]
+    return [piece.rstrip() for piece in _chop(line, cols)]
 
 
 def _pad(text: str, cols: int, right: bool = False) -> str:
@@ -158,7 +202,20 @@ def _snapshot(game: Game) -> Game:
 
 
 class _Printer:
-    def __init__(self, doc: dict[str, Any], *, seat: int | None, color: bool, ascii_only: bool) -> None:
+    def __init__(
+        self,
+        doc: dict[str, Any],
+        *,
+        seat: int | None,
+        color: bool,
+        ascii_only: bool,
+        width: int = DEFAULT_WIDTH,
+        compact: bool = False,
+    ) -> None:
+        if not (isinstance(width, int) and width >= MIN_WIDTH):
+            raise ValueError(f"width {width} is too narrow: the match needs at least {MIN_WIDTH} columns")
+        self.width = width
+        self.compact = compact
         self.doc = doc
         try:
             self.rules: Rules = rules_from_dict(doc["rules"])
@@ -199,21 +256,25 @@ class _Printer:
         # Called with the game as it stands and the lines printed for that moment; tests
         # use it to check that a seat's view shows nothing the seat could not see.
         self.tap: Callable[[Game, list[str]], None] | None = None
-        cols = self.rules.cols
-        self.grid_width = _CELL * cols
+        # Cards of a second deck carry its number ("K♥#2"), so every cell of such a match is wider.
+        self.label_width = _LABEL + (2 if self.rules.decks > 1 else 0)
+        self.cell_width = self.label_width + 2  # one grid cell: " 10♥ ", "[10♥]", "  ░░ "
+        self.grid_width = self.cell_width * self.rules.cols
         self.panel_width = self.players * self.grid_width + (self.players - 1)
-        self.left_width = min(_LEFT_MAX, _MAX_WIDTH - self.panel_width - 1)
-        self.stacked = self.left_width < _LEFT_MIN
-        # Seats whose grids fit side by side; with more, each turn shows the grids it changed.
+        self.left_width = min(_LEFT_MAX, width - self.panel_width - 1)
+        self.stacked = compact or self.left_width < _LEFT_MIN
+        # Seats whose grids fit side by side; with more, they go in bands of seats, and each
+        # turn shows only the grids it changed.
         self.band = self.players
         if self.stacked:
-            room = _MAX_WIDTH - len(_STACK_INDENT) + 1
+            room = width - len(_STACK_INDENT) + 1
             fit = max(1, room // (self.grid_width + 1))
             bands = -(-self.players // fit)
             self.band = -(-self.players // bands)  # bands of even size: 4 + 4, not 6 + 2
             self.panel_width = self.band * self.grid_width + (self.band - 1)
-            self.left_width = max(_LEFT_MAX, len(_STACK_INDENT) + self.panel_width)
+            self.left_width = width  # the turn text has whole lines to itself
         self.banded = self.band < self.players
+        self._compact_notes: dict[int, dict[Any, list[str]]] = {}
 
     # -- text ----------------------------------------------------------------------
 
@@ -254,12 +315,13 @@ class _Printer:
         return f"{code}{text}{_RESET}" if self.color else text
 
     def label(self, card: Card) -> str:
-        """A card's name as printed, without padding: `10♥`, `K♠`, `10H` in ASCII."""
+        """A card's name as printed, without padding: `10♥`, `K♠`, `10H` in ASCII; `K♥#2` of deck 2."""
+        deck = f"#{card.deck}" if card.deck > 1 else ""  # as in the log's card names
         if card.rank is Rank.JOKER:
-            return "Jkr"
+            return "Jkr" + deck
         if self.ascii:
-            return card.rank.label + (card.suit.value if card.suit else "")
-        return card.pretty
+            return card.rank.label + (card.suit.value if card.suit else "") + deck
+        return card.pretty + deck
 
     def card(self, card: Card) -> str:
         """A card in a sentence, in red when it is red and colour is on."""
@@ -274,18 +336,25 @@ class _Printer:
         return self.card(self.game.cards[self.card_ids[name]])
 
     def cell(self, card: Card | None, face_up: bool, mark: str = " ") -> str:
-        """One grid cell, `_CELL` columns wide."""
+        """One grid cell, `self.cell_width` columns wide, the card's label right-aligned."""
+        wide = self.label_width
         if card is None:
-            return "  " + self.style(self.g.back, _DIM) + " "
+            return " " * (wide - 1) + self.style(self.g.back, _DIM) + " "
         label = self.label(card)
         body = self.card(card)
         if face_up:
-            return " " * (4 - len(label)) + body + mark
-        return " " * (3 - len(label)) + "[" + body + "]"
+            return " " * (wide + 1 - len(label)) + body + mark
+        return " " * (wide - len(label)) + "[" + body + "]"
 
     def rule_line(self, title: str) -> str:
         head = f"{self.g.rule * 2} {title} "
-        total = self.left_width + 1 + self.panel_width if not self.stacked else len(_STACK_INDENT) + self.panel_width
+        if self.compact:
+            total = _COMPACT_RULE
+        elif self.stacked:
+            total = len(_STACK_INDENT) + self.panel_width
+        else:
+            total = self.left_width + 1 + self.panel_width
+        total = min(total, self.width)
         return self.style(head + self.g.rule * max(3, total - _width(head)), _BOLD)
 
     # -- the whole match -----------------------------------------------------------------
@@ -293,10 +362,8 @@ class _Printer:
     def render(self, *, hole: int | None, summary: bool) -> list[str]:
         holes = self.doc.get("holes") or []
         if hole is not None and not (isinstance(hole, int) and 0 <= hole < len(holes)):
-            # Said in the user's numbering: the command line counts holes from 1.
-            shown = hole + 1 if isinstance(hole, int) else hole
-            has = f"holes 1 to {len(holes)}" if holes else "no hole"
-            raise ValueError(f"hole {shown} is out of range: the log has {has}")
+            has = f"holes 0 to {len(holes) - 1}" if holes else "no hole"
+            raise ValueError(f"hole {hole} is out of range: the log has {has}")
         out = self.header()
         events = iter(self.history)
         for h, hole_doc in enumerate(holes):
@@ -313,17 +380,20 @@ class _Printer:
         if hole is None:
             out.append("")
             out += self.standings()
-        return out
+        return [piece for line in out for piece in _fit(line, self.width)]
 
     def header(self) -> list[str]:
         doc = self.doc
-        out = [self.style(f"golfref match {self.text(doc.get('match', ''))}", _BOLD)]
+        cols = self.width
+        out = [
+            self.style(line, _BOLD) for line in _fill("golfref match ", [self.text(doc.get("match", ""))], "", 4, cols)
+        ]
         status = self.text(doc.get("status", "?"))
-        out.append(f"id       {self.text(doc.get('match_id', '?'))} ({status})")
+        out += _fill("id       ", [self.text(doc.get("match_id", "?")), f"({status})"], " ", 9, cols)
         seed = doc.get("seed")
         out.append(f"seed     {seed if seed is not None else 'not recorded'}")
         for i, group in enumerate(self.rules_groups()):
-            out += _fill("rules    " if i == 0 else " " * 9, group, ", ", indent=9)
+            out += _fill("rules    " if i == 0 else " " * 9, group, ", ", 9, cols)
         out.append("")
         out += self.players_table()
         for f in self.faults:
@@ -331,17 +401,24 @@ class _Printer:
                 out += self.fault_lines(f, indent=2, with_name=True)
         error = doc.get("error")
         if error:
-            out.append(f"error    {self.text(error)}")
+            out += _fill("error    ", self.text(error).split(" "), " ", 9, cols)
         out.append("")
         if self.seat is not None:
-            out.append(f"view     as seat {self.seat} ({self.names[self.seat]}) saw it")
+            seen = f"as seat {self.seat} ({self.names[self.seat]}) saw it"
         else:
-            out.append("view     every card any player saw; unseen face-down cards stay hidden until the hole ends")
+            seen = "every card any player saw; unseen face-down cards stay hidden until the hole ends"
+        out += _fill("view     ", seen.split(" "), " ", 9, cols)
         dot = self.g.dot
-        out.append(
-            f"legend   {self.style(self.g.back, _DIM)} face down {dot} [{self.card(_SEVEN)}] face down, known {dot} "
-            f"{self.g.cancelled} cancelled {dot} {self.g.block} in a block {dot} slots count from 0"
-        )
+        legend = [
+            f"{self.style(self.g.back, _DIM)} face down",
+            f"[{self.card(_SEVEN)}] face down, known",
+            f"{self.g.cancelled} cancelled",
+            f"{self.g.block} in a block",
+        ]
+        if self.rules.decks > 1:
+            legend.append(f"{self.card(_SEVEN_OF_DECK_2)} of deck 2")
+        legend.append("seats, holes and slots count from 0")
+        out += _fill("legend   ", legend, f" {dot} ", 9, cols)
         return out
 
     def rules_groups(self) -> list[list[str]]:
@@ -401,19 +478,32 @@ class _Printer:
                 status += f" ({count} fault{'s' if count != 1 else ''})"
             at = p.get("disqualified_at")
             if isinstance(at, dict) and at.get("hole") is not None:
-                status += f" at hole {at['hole'] + 1}"
+                status += f" at hole {at['hole']}"
             rows.append((str(i), self.names[i], program, status))
-        return self.table(rows, right=())
+        return self.table(rows, right=(), shrink=2)
 
     def _keep_table(self, game: Game) -> None:
         self.last_table = _snapshot(game)
 
-    def table(self, rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
+    def table(self, rows: Sequence[Sequence[str]], right: Sequence[int], shrink: int | None = None) -> list[str]:
+        """Columns two spaces apart, within the width.
+
+        Too wide, column `shrink` is cut down (to no fewer than 10 columns) and then the last
+        column wraps under itself.
+        """
         widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
+        over = sum(widths) + 2 * (len(widths) - 1) - self.width
+        if over > 0 and shrink is not None:
+            widths[shrink] = max(min(widths[shrink], 10), widths[shrink] - over)
+        start = sum(widths[:-1]) + 2 * (len(widths) - 1)  # where the last column begins
         out = []
         for row in rows:
-            cells = [_pad(cell, widths[c], right=c in right) for c, cell in enumerate(row)]
-            out.append("  ".join(cells).rstrip())
+            cells = [_pad(self._short(cell, widths[c]), widths[c], right=c in right) for c, cell in enumerate(row)]
+            line = "  ".join(cells[:-1] + [row[-1]]).rstrip() if len(row) > 1 else cells[0]
+            if _width(line) > self.width:
+                out += _fill("  ".join(cells[:-1]) + "  ", row[-1].split(" "), " ", start, self.width)
+            else:
+                out.append(line)
         return out
 
     # -- one hole --------------------------------------------------------------------
@@ -423,12 +513,15 @@ class _Printer:
         game = self.game
         deal = next(events, None)
         if not isinstance(deal, Shuffle) or game.chance is None:
-            raise ValueError(f"hole {h + 1}: the log does not replay (no deal where one is due)")
+            raise ValueError(f"hole {h}: the log does not replay (no deal where one is due)")
         game.apply_shuffle(deal.order)
-        out = [self.rule_line(f"hole {h + 1} of {self.rules.holes} {self.g.dot} {self.names[game.starter]} starts")]
-        if not self.banded:
-            out += self.block([""], [self.names_row(range(self.players))], tap=False)
-        out += self.block(["deal", " " * self.text_indent + self.pile_text(game)], self.panel(game))
+        out = [self.rule_line(f"{hole_label(h, self.rules.holes)} {self.g.dot} {self.names[game.starter]} starts")]
+        if self.compact:
+            out += self.block(self.wrap(_pad("deal", self.text_indent), [self.pile_text(game)]), [])
+        else:
+            if not self.banded:
+                out += self.block([""], [self.names_row(range(self.players))], tap=False)
+            out += self.block(["deal", " " * self.text_indent + self.pile_text(game)], self.panel(game))
         notes = self.notes_by_request(h)
         steps: list[dict[str, Any]] = hole_doc.get("steps") or []
         results_before = len(game.results)
@@ -439,12 +532,12 @@ class _Printer:
             if "reshuffle" in steps[i]:
                 ev = next(events, None)
                 if not isinstance(ev, Shuffle) or game.chance is None:
-                    raise ValueError(f"hole {h + 1} step {i + 1}: the log does not replay (a reshuffle out of turn)")
+                    raise ValueError(f"hole {h}, step {i}: the log does not replay (a reshuffle out of turn)")
                 game.apply_shuffle(ev.order)
                 count = next((e["cards"] for e in self.events(game, mark) if e["event"] == "reshuffle"), 0)
                 mark = len(game.events)
-                indent = " " * self.text_indent
-                out += self.block([f"{indent}stock empty: {count} cards of the discard pile reshuffled into it"], [])
+                text = f"stock empty: {count} cards of the discard pile reshuffled into it"
+                out += self.block(self.wrap(" " * self.text_indent, [text]), [])
                 i += 1
                 continue
             closer = game.closer
@@ -461,6 +554,12 @@ class _Printer:
             phrases = self.turn_text(turn)
             if i >= len(steps) and not ended and game.to_move == turn.seat and game.decision is not Decision.DRAW:
                 phrases.append("(the log ends mid-turn)")
+            if self.compact:
+                # One line a turn: its faults said briefly at its end, no grids, no piles.
+                said = [p for step in turn.steps for p in self.compact_notes(h).get(step.get("request"), [])]
+                phrases += [p + (f" ({said.count(p)})" if said.count(p) > 1 else "") for p in dict.fromkeys(said)]
+                out += self.block(self.wrap(head, phrases), [], game=table)
+                continue
             left = self.wrap(head, phrases)
             if not ended:
                 left.append(" " * self.text_indent + self.pile_text(game))
@@ -484,11 +583,11 @@ class _Printer:
         while i < len(steps) and "reshuffle" not in steps[i]:
             ev = next(events, None)
             if not isinstance(ev, Move) or game.to_move != ev.seat or ev.seat != turn.seat:
-                raise ValueError(f"hole {h + 1} step {i + 1}: the log does not replay (not this seat's turn)")
+                raise ValueError(f"hole {h}, step {i}: the log does not replay (not this seat's turn)")
             try:
                 game.apply(ev.action)
             except GameError as e:
-                raise ValueError(f"hole {h + 1} step {i + 1}: the log does not replay: {e}") from None
+                raise ValueError(f"hole {h}, step {i}: the log does not replay: {e}") from None
             turn.steps.append(steps[i])
             i += 1
             if len(game.results) > results_before or game.chance is not None:
@@ -506,9 +605,25 @@ class _Printer:
         for s, p in enumerate((self.doc.get("players") or [])[: self.players]):
             at = p.get("disqualified_at") if isinstance(p, dict) else None
             if isinstance(at, dict) and self.request_hole.get(at.get("request")) == h:
-                line = f"! {self.names[s]} is disqualified; the fallback plays its turns from here"
-                notes.setdefault(at["request"], []).append(" " * self.text_indent + line)
+                words = f"{self.names[s]} is disqualified; the fallback plays its turns from here".split(" ")
+                pad = " " * self.text_indent
+                notes.setdefault(at["request"], []).extend(_fill(pad + "! ", words, " ", len(pad) + 2, self.width))
         return notes
+
+    def compact_notes(self, h: int) -> dict[Any, list[str]]:
+        """The compact mode's fault and disqualification phrases of hole `h`, by request."""
+        if h not in self._compact_notes:
+            # The kinds only: the messages are in the full view.
+            notes: dict[Any, list[str]] = {}
+            for f in self.faults:
+                if self.request_hole.get(f.get("request")) == h:
+                    notes.setdefault(f["request"], []).append("! " + self.text(f.get("kind", "fault"), 24))
+            for p in (self.doc.get("players") or [])[: self.players]:
+                at = p.get("disqualified_at") if isinstance(p, dict) else None
+                if isinstance(at, dict) and self.request_hole.get(at.get("request")) == h:
+                    notes.setdefault(at["request"], []).append("! disqualified")
+            self._compact_notes[h] = notes
+        return self._compact_notes[h]
 
     def fault_hole(self, fault: dict[str, Any]) -> int | None:
         """The hole a fault is shown in: its request's, else the one it names (None: the header)."""
@@ -714,10 +829,11 @@ class _Printer:
         where = f" (request {request})" if request is not None else ""
         pad = " " * indent
         words = self.text(fault.get("message", "")).split(" ")
-        out = _fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent=indent + 2, cols=_MAX_WIDTH)
+        out = _fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent + 2, self.width)
         line = fault.get("line")
         if line is not None:
-            out.append(f"{pad}  line: {self.text(line, _FAULT_LINE_KEEP)}")
+            keep = min(_FAULT_LINE_KEEP, self.width - indent - 8)
+            out.append(f"{pad}  line: {self.text(line, keep)}")
         return out
 
     # -- hole end ---------------------------------------------------------------------
@@ -742,10 +858,14 @@ class _Printer:
         def numbers(values: Sequence[str]) -> str:
             return " ".join(_pad(v + " ", self.grid_width, right=True) for v in values)
 
-        left = [f"    end: {how}", "    every card turned up"]
-        out = [] if self.banded else self.block([""], [self.names_row(range(self.players))], tap=False)
-        out += self.block(left, self.arrange(grid_rows), tap=False)
-        rows_out = [("    points", [str(gs.total) for gs in result.grid_scores])]
+        if self.compact:
+            out = [f"    end: {how}"]
+        else:
+            left = [f"    end: {how}", "    every card turned up"]
+            out = [] if self.banded else self.block([""], [self.names_row(range(self.players))], tap=False)
+            out += self.block(left, self.arrange(grid_rows), tap=False)
+        # The compact mode leaves out the grids' points: the hole score and the penalty make them.
+        rows_out = [] if self.compact else [("    points", [str(gs.total) for gs in result.grid_scores])]
         if any(result.penalties):
             rows_out.append(("    knock penalty", [f"+{p}" if p else "" for p in result.penalties]))
         rows_out.append(("    hole score", [str(s) for s in result.scores]))
@@ -753,7 +873,7 @@ class _Printer:
         for label, values in rows_out:
             if self.stacked:
                 pairs = [f"{self.names[s]} {v}" for s, v in enumerate(values) if v]
-                out.append(f"{label}: {', '.join(pairs)}")
+                out += _fill(f"{label}: ", pairs, ", ", _width(label) + 2, self.width)
             else:
                 out.append((_pad(label, self.left_width) + " " + numbers(values)).rstrip())
         notes = []
@@ -763,7 +883,7 @@ class _Printer:
             if what:
                 notes.append(f"{self.names[s]}: {', '.join(what)}")
         if notes:
-            out += _fill("    cancelled: ", notes, "; ", indent=6)
+            out += _fill("    cancelled: ", notes, "; ", 6, self.width)
         return out
 
     # -- summary and standings ------------------------------------------------------------
@@ -779,11 +899,30 @@ class _Printer:
             penalties = [f"+{p} {self.names[s]}" for s, p in enumerate(r.penalties) if p]
             if penalties:
                 end += f" (knock penalty {', '.join(penalties)})"
-            rows.append([str(r.hole + 1), *(str(s) for s in r.scores), end])
+            rows.append([str(r.hole), *(str(s) for s in r.scores), end])
         last = [r for r in results if hole is None or r.hole <= hole]
         if last:
             rows.append(["total", *(str(t) for t in last[-1].totals), ""])
-        return self.table(rows, right=range(self.players + 1))
+        widths = [max(_width(row[c]) for row in rows) for c in range(len(rows[0]))]
+        if sum(widths) + 2 * (len(widths) - 1) <= self.width:
+            return self.table(rows, right=range(self.players + 1))
+        # Too wide: how each hole ended goes under the table, and the seats' columns go in
+        # bands of as many as fit, each band under the hole numbers.
+        out: list[str] = []
+        start = 1
+        while start <= self.players:
+            used = widths[0]
+            stop = start
+            while stop <= self.players and (stop == start or used + 2 + widths[stop] <= self.width):
+                used += 2 + widths[stop]
+                stop += 1
+            if out:
+                out.append("")
+            out += self.table([[row[0], *row[start:stop]] for row in rows], right=range(stop - start + 1))
+            start = stop
+        for row in rows[1:-1] if last else rows[1:]:
+            out += _fill(f"hole {row[0]}: ", row[-1].split(" "), " ", 4, self.width)
+        return out
 
     def standings(self) -> list[str]:
         doc = self.doc

@@ -66,7 +66,10 @@ class Report:
 
     status: Status
     message: str
-    """One line; for a failure it names where: `hole 3, step 12 (seat 1, request 45): field action: ...`."""
+    """One line; for a failure it names where, holes and steps from 0 as in the log.
+
+    For example `hole 2, step 11 (seat 1, request 45): field action: ...`.
+    """
     holes_checked: int = 0
     """Finished holes re-simulated and found to match their recorded result."""
     doc: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -272,6 +275,10 @@ def _describe(schema: Any) -> str:
     return "a valid value"
 
 
+def _steps(count: int) -> str:
+    return f"{count} step{'s' if count != 1 else ''}"
+
+
 def _show(value: Any) -> str:
     if value is None:
         return "null"
@@ -291,8 +298,8 @@ def _dotted(path: Sequence[Any]) -> str:
 
 
 def _step_where(doc: dict[str, Any], h: int, t: int) -> str:
-    """`hole 3, step 12 (seat 1, request 45)` for holes[2].steps[11], as far as the step can be read."""
-    where = f"hole {h + 1}, step {t + 1}"
+    """`hole 2, step 11 (seat 1, request 45)` for holes[2].steps[11], as far as the step can be read."""
+    where = f"hole {h}, step {t}"
     try:
         step = doc["holes"][h]["steps"][t]
     except (KeyError, IndexError, TypeError):
@@ -330,9 +337,9 @@ def _locate(doc: dict[str, Any], path: tuple[Any, ...], message: str) -> str:
         if len(rest) >= 2 and rest[0] == "steps" and isinstance(rest[1], int):
             where, fields = _step_where(doc, h, rest[1]), rest[2:]
         elif rest and rest[0] == "result":
-            where, fields = f"hole {h + 1}, result", rest[1:]
+            where, fields = f"hole {h}, result", rest[1:]
         else:
-            where, fields = f"hole {h + 1}", rest
+            where, fields = f"hole {h}", rest
         return f"{where}: field {_dotted(fields)}: {message}" if fields else f"{where}: {message}"
     if path:
         return f"field {_dotted(path)}: {message}"
@@ -652,11 +659,11 @@ class _Checker:
         holes = doc["holes"]
         finished = doc["status"] == "finished"
         if len(holes) > rules.holes:
-            raise self.fail(f"hole {rules.holes + 1}", f"the rules have {rules.holes} holes, the log has {len(holes)}")
+            raise self.fail(f"hole {rules.holes}", f"the rules have {rules.holes} holes, the log has {len(holes)}")
         open_steps: int | None = None
         open_ended = False
         for h, hole in enumerate(holes):
-            where = f"hole {h + 1}"
+            where = f"hole {h}"
             if hole["hole"] != h:
                 raise self.fail(where, f"field hole: expected {h} (holes count from 0), got {hole['hole']}")
             if hole["starter"] != h % rules.players:
@@ -681,7 +688,7 @@ class _Checker:
                 # recorded, an interrupted match can leave an ended hole without a result.
                 stopped = h == len(holes) - 1 and doc["status"] in ("interrupted", "error")
                 if ended and not stopped:
-                    raise self.fail(where, f"field result: null, but the hole ended at step {len(steps)}")
+                    raise self.fail(where, f"field result: null, but the hole ended at step {len(steps) - 1}")
                 if h != len(holes) - 1:
                     raise self.fail(where, "field result: null, but only the last hole of a log can be open")
                 if doc["status"] not in ("interrupted", "error"):
@@ -695,7 +702,7 @@ class _Checker:
                 continue
             if not ended:
                 raise self.fail(
-                    where, f"the steps stop at step {len(steps)}, but the hole is not over ({self.pending(game)})"
+                    where, f"the steps stop after {len(steps)} steps, but the hole is not over ({self.pending(game)})"
                 )
             self.check_result(h, result, hole_result_json(game.results[h], card_names))
             self.holes_checked += 1
@@ -722,8 +729,10 @@ class _Checker:
             return f"status {doc['status']}: no hole recorded yet"
         if open_steps is not None:
             state = "it ended there, but its result was not written" if open_ended else "the hole was open"
-            return f"status {doc['status']}: validates through hole {len(holes)}, step {open_steps} ({state})"
-        return f"status {doc['status']}: validates through hole {len(holes)}, step {len(holes[-1]['steps'])}"
+            through = f"hole {len(holes) - 1} and its {_steps(open_steps)}"
+            return f"status {doc['status']}: validates through {through} ({state})"
+        through = f"hole {len(holes) - 1} and its {_steps(len(holes[-1]['steps']))}"
+        return f"status {doc['status']}: validates through {through}"
 
     # -- pieces ------------------------------------------------------------------------------
 
@@ -846,7 +855,9 @@ class _Checker:
         if len(game.results) > h:
             last = game.results[h]
             ender = f" by seat {last.ender}" if last.ender is not None else ""
-            raise self.fail(where, f"the hole already ended ({last.end.value}{ender}) at step {t}; nothing may follow")
+            raise self.fail(
+                where, f"the hole already ended ({last.end.value}{ender}) at step {t - 1}; nothing may follow"
+            )
         if "reshuffle" in step:
             pending = game.chance
             if pending is None:
@@ -931,7 +942,7 @@ class _Checker:
         requests[request] = (seat, where.h if isinstance(where, _StepWhere) else -1)
 
     def check_result(self, h: int, logged: dict[str, Any], derived: dict[str, Any]) -> None:
-        where = f"hole {h + 1}, result"
+        where = f"hole {h}, result"
         for key in ("end", "ender", "grids", "raw", "penalties", "scores", "totals", "turns"):
             if logged[key] == derived[key]:
                 continue

@@ -112,7 +112,9 @@ def test_run_prints_the_standings(tmp_path: Path) -> None:
     )  # place, name, 2 holes, total, status
     assert lines[-1] == f"log: {log}"
     assert "Traceback" not in done.stderr
-    assert [line.split(":")[0] for line in done.stderr.splitlines()] == ["hole 1/2", "hole 2/2"]
+    # Holes count from 0 here as in the log: the progress lines and the standings' columns.
+    assert [line.split(":")[0] for line in done.stderr.splitlines()] == ["hole 0 of 0-1", "hole 1 of 0-1"]
+    assert lines[0].split()[2:4] == ["0", "1"]
     written = json.loads(log.read_text(encoding="utf-8"))
     assert written["status"] == "finished" and written["seed"] == 3 and valid(written)
     assert leftovers(token) == []
@@ -187,6 +189,8 @@ def test_strict_exits_1_when_a_bot_faulted(tmp_path: Path) -> None:
     done = golfref("run", str(config), "--log", str(tmp_path / "m.json"), "--strict", "--quiet")
     assert done.returncode == 1, done.stderr
     assert "fault: beta: not_json" in done.stdout
+    first = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["faults"][0]
+    assert f"fault: beta: {first['kind']} (hole {first['hole']}," in done.stdout  # numbered as in the log
     clean = write_config(tmp_path, [bot("alpha", "echo_bot.py", token=token), {"name": "h", "builtin": "random"}])
     assert golfref("run", str(clean), "--log", str(tmp_path / "c.json"), "--strict", "--quiet").returncode == 0
     assert leftovers(token) == []

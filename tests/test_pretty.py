@@ -48,6 +48,8 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any], int, int]] = {
     # Seven grids from one deck leave a stock of nine: reshuffles, and grids too many to sit
     # beside the turn text (each turn shows the grids it changed).
     "crowded_7p": ("classic", {"layout": "2x3", "decks": 1, "card_powers": True, "holes": 1}, 7, 1),
+    # Two decks: two cards of each name, told apart by their deck ("K♥" and "K♥#2").
+    "two_decks_3p": ("standard", {"decks": 2, "jokers": -2, "holes": 1}, 3, 4),
 }
 
 # What each scenario's log must contain, so a re-seed cannot lose it silently: actions and
@@ -67,6 +69,7 @@ MUST_SHOW: dict[str, set[str]] = {
     },
     "knock_3p": {"reveal", "knock", "end-knocked", "penalty", "cancel"},
     "crowded_7p": {"reshuffle", "target-K"},
+    "two_decks_3p": {"twin", "cancel"},
 }
 
 # golden file: (scenario, render_match options)
@@ -75,6 +78,9 @@ GOLDEN_RENDERINGS: dict[str, tuple[str, dict[str, Any]]] = {
     "arena_2p_2x2": ("arena_2p_2x2", {}),
     "arena_2p_2x2_seat0": ("arena_2p_2x2", {"seat": 0}),
     "knock_3p_summary_ascii": ("knock_3p", {"summary": True, "ascii_only": True}),
+    "standard_2p_compact": ("standard_2p", {"compact": True}),
+    "knock_3p_60": ("knock_3p", {"width": 60, "hole": 1}),
+    "two_decks_3p_80": ("two_decks_3p", {"width": 80}),
 }
 
 
@@ -206,6 +212,10 @@ def shows(doc: dict[str, Any]) -> set[str]:
                 found.add("penalty")
             if any(gs.cancelled for gs in result.grid_scores):
                 found.add("cancel")
+            # "twin": two cards of one name, of different decks, turned up at the hole's end.
+            shown = [game.cards[c] for grid in result.grids for c in grid]
+            if len({(c.rank, c.suit) for c in shown}) < len(shown):
+                found.add("twin")
     return found
 
 
@@ -245,13 +255,13 @@ def test_golden(name: str) -> None:
 
 # -- the seat view shows only what the seat saw ---------------------------------------------
 
-CARD = re.compile(r"(10|[AJQK2-9])([♠♥♦♣])")
+CARD = re.compile(r"(?:10|[AJQK2-9])[♠♥♦♣](?:#\d)?")
 SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def printed_cards(lines: list[str]) -> set[str]:
-    """Cards named in printed lines, as `rank+symbol` (single-deck scenarios: one card each)."""
-    return {m.group(1) + m.group(2) for line in lines for m in CARD.finditer(line)}
+    """Cards named in printed lines, as printed: `rank+symbol`, and `#k` for a card of deck k >= 2."""
+    return {m.group(0) for line in lines for m in CARD.finditer(line)}
 
 
 def seen_by(game: Game, seat: int) -> set[str]:
@@ -260,7 +270,7 @@ def seen_by(game: Game, seat: int) -> set[str]:
     ids = [c for c in range(len(game.cards)) if game.up[c] or game.known[c] & bit]
     if game.drawn >= 0 and known_to(game, game.drawn, seat):
         ids.append(game.drawn)
-    return {game.cards[c].pretty for c in ids}
+    return {game.cards[c].pretty + (f"#{game.cards[c].deck}" if game.cards[c].deck > 1 else "") for c in ids}
 
 
 def leaks(doc: dict[str, Any], seat: int, render_as: int | None) -> list[str]:
@@ -394,8 +404,8 @@ def test_summary_prints_header_scores_and_standings_only() -> None:
     table = lines[next(i for i, line in enumerate(lines) if line.split()[:1] == ["hole"]) :]
     assert table[0].split() == ["hole", "alice", "bob", "carol", "end"]
     rows = {line.split()[0]: line.split() for line in table[1 : table.index("")]}
-    for h, hole in enumerate(doc["holes"]):
-        assert rows[str(h + 1)][1:4] == [str(s) for s in hole["result"]["scores"]]
+    for hole in doc["holes"]:
+        assert rows[str(hole["hole"])][1:4] == [str(s) for s in hole["result"]["scores"]]
     assert rows["total"][1:] == [str(t) for t in doc["totals"]]
     assert "standings" in text
     place_lines = lines[lines.index("standings") + 2 :]
@@ -405,7 +415,7 @@ def test_summary_prints_header_scores_and_standings_only() -> None:
 def test_hole_selection_prints_one_hole() -> None:
     doc = log_for("standard_2p")
     text = "\n".join(pretty.render_match(doc, hole=1))
-    assert "hole 2 of 2" in text and "hole 1 of 2" not in text
+    assert "hole 1 of 0-1" in text and "hole 0 of 0-1" not in text
     assert "standings" not in text
     totals = doc["holes"][1]["result"]["totals"]
     assert re.search(r"total\s+" + r"\s+".join(str(t) for t in totals) + "$", text, re.M)
@@ -413,7 +423,7 @@ def test_hole_selection_prints_one_hole() -> None:
 
 @pytest.mark.parametrize("hole", [-1, 2, 99])
 def test_hole_out_of_range_is_a_clear_error(hole: int) -> None:
-    with pytest.raises(ValueError, match=rf"hole {hole + 1} is out of range: the log has holes 1 to 2"):
+    with pytest.raises(ValueError, match=rf"hole {hole} is out of range: the log has holes 0 to 1"):
         pretty.render_match(log_for("standard_2p"), hole=hole)
 
 
@@ -527,3 +537,175 @@ def test_every_sample_log_prints_in_every_mode(path: Path) -> None:
     for seat in range(len(doc["players"])):
         lines = pretty.render_match(doc, seat=seat, ascii_only=True)
         assert all(line.isascii() for line in lines)
+
+
+# -- the terminal's width, the compact mode, the deck marker, the numbering ------------------------
+
+WIDTH_MODES: list[dict[str, Any]] = [
+    {},
+    {"seat": 0},
+    {"summary": True},
+    {"hole": 0},
+    {"compact": True},
+    {"compact": True, "seat": 1},
+    {"ascii_only": True, "color": True},
+]
+
+
+def overlong(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Lines the layout made wider than asked, which the printer's last guard then had to cut."""
+    found: list[str] = []
+    guard = pretty._fit
+
+    def fit(line: str, cols: int) -> list[str]:
+        if pretty._width(line) > cols:
+            found.append(line)
+        return guard(line, cols)
+
+    monkeypatch.setattr(pretty, "_fit", fit)
+    return found
+
+
+@pytest.mark.parametrize("width", [60, 80])
+@pytest.mark.parametrize("path", SAMPLE_LOGS, ids=[p.stem for p in SAMPLE_LOGS])
+def test_every_sample_log_fits_the_width_in_every_mode(path: Path, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    cut = overlong(monkeypatch)
+    for options in WIDTH_MODES:
+        lines = pretty.render_match(doc, width=width, **options)
+        wide = [line for line in lines if pretty._width(line) > width]
+        assert not wide, f"{options}: {wide[:2]}"
+    # The layout itself keeps within the width; cutting a line is only a last resort.
+    assert not cut, cut[:2]
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_scenarios_fit_the_narrowest_width(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    cut = overlong(monkeypatch)
+    for options in WIDTH_MODES:
+        lines = pretty.render_match(log_for(name), width=pretty.MIN_WIDTH, **options)
+        assert max(pretty._width(line) for line in lines) <= pretty.MIN_WIDTH, options
+    assert not cut, cut[:2]
+
+
+def test_grids_go_side_by_side_only_as_far_as_they_fit() -> None:
+    doc = json.loads((TESTS / "logs" / "reshuffle_8p_1deck.json").read_text(encoding="utf-8"))
+    names = [p["name"] for p in doc["players"]]
+    for width, per_row in [(100, 5), (80, 4), (60, 3)]:
+        lines = pretty.render_match(doc, width=width)
+        deal = lines.index("deal")
+        # Under the deal, the seats' names head bands of grids, as many seats to a band as fit.
+        bands = [line.split() for line in lines[deal - 1 : deal + 20] if line.split() and line.split()[0] in names]
+        assert max(len(band) for band in bands) <= per_row
+        assert sum(len(band) for band in bands[: -(-len(names) // per_row)]) == len(names)
+
+
+def test_text_of_any_length_is_kept_within_the_width() -> None:
+    doc = log_for("arena_2p_2x2")
+    doc["match"] = "m" * 150
+    doc["error"] = "x" * 300
+    doc["players"][1]["reported_name"] = "r" * 80
+    doc["players"][1]["status"] = "disqualified" + " really" * 20
+    doc["faults"][0]["message"] = "y" * 400
+    doc["faults"][0]["line"] = "z" * 400
+    for width in (50, 60, 80):
+        for options in WIDTH_MODES:
+            lines = pretty.render_match(doc, width=width, **options)
+            assert max(pretty._width(line) for line in lines) <= width, options
+    text = "\n".join(pretty.render_match(doc, width=60))
+    assert text.count("y") >= 400  # the fault's message is wrapped, not cut
+
+
+def test_a_width_below_the_minimum_is_refused() -> None:
+    with pytest.raises(
+        ValueError, match=f"width 30 is too narrow: the match needs at least {pretty.MIN_WIDTH} columns"
+    ):
+        pretty.render_match(log_for("standard_2p"), width=30)
+
+
+def test_compact_mode_prints_one_line_per_turn() -> None:
+    doc = log_for("knock_3p")
+    lines = pretty.render_match(doc, compact=True)
+    text = "\n".join(lines)
+    play = "\n".join(lines[next(i for i, line in enumerate(lines) if line.startswith("━━ hole")) :])
+    assert "│" not in play and "░░" not in play  # no grids
+    assert text.count("━━ hole") == len(doc["holes"])
+    names = ["alice", "bob", "carol"]
+    for hole in doc["holes"]:
+        result = hole["result"]
+        assert "hole score: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"], strict=True)) in text
+        assert "total: " + ", ".join(f"{n} {t}" for n, t in zip(names, result["totals"], strict=True)) in text
+    # Every turn (and each seat's start-of-hole reveal) on a line of its own, numbered from 1 in each hole.
+    turn_lines = [line for line in lines if re.match(r"^ {1,2}(\d+|·) (alice|bob|carol) ", line)]
+    turns = sum(sum(h["result"]["turns"]) for h in doc["holes"])
+    reveals = sum(3 for _ in doc["holes"])
+    assert len(turn_lines) == turns + reveals
+    assert "knocks" in text and "end: knocked by" in text and "standings" in text
+
+
+def test_compact_mode_names_the_faults_of_a_turn() -> None:
+    lines = pretty.render_match(log_for("standard_2p"), compact=True)
+    line = next(line for line in lines if "[fallback]" in line)
+    assert line.startswith("  2 bob ") and line.endswith("[fallback], ! illegal_action")
+    assert "'swap:99'" not in "\n".join(lines)  # the message is the full view's
+
+
+def test_compact_mode_shows_a_seat_only_what_it_saw() -> None:
+    doc = log_for("arena_2p_2x2")
+    found: list[str] = []
+    for seat in (0, 1):
+        printer = pretty._Printer(doc, seat=seat, color=False, ascii_only=False, compact=True)
+
+        def check(game: Game, lines: list[str], seat: int = seat) -> None:
+            extra = printed_cards(lines) - seen_by(game, seat)
+            if extra:
+                found.append(f"seat {seat}: " + " / ".join(lines))
+
+        printer.tap = check
+        printer.render(hole=None, summary=False)
+    assert not found, found[:3]
+    # The same check catches the full view's compact lines, or it would prove nothing.
+    printer = pretty._Printer(doc, seat=None, color=False, ascii_only=False, compact=True)
+    printer.tap = lambda game, lines: found.extend(sorted(printed_cards(lines) - seen_by(game, 0)))
+    printer.render(hole=None, summary=False)
+    assert found
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_cards_of_a_second_deck_keep_their_deck(ascii_only: bool) -> None:
+    doc = log_for("two_decks_3p")
+    names = {str(c): c for c in Game(rules_from_dict(doc["rules"])).cards}
+    final = [name for grid in doc["holes"][0]["result"]["grids"] for name in grid]
+    twin = next(n for n in final if "#2" in n and n.split("#")[0] in final)  # both decks' copies turned up
+    printer = pretty._Printer(doc, seat=None, color=False, ascii_only=ascii_only)
+    one, two = printer.label(names[twin.split("#")[0]]), printer.label(names[twin])
+    assert two == one + "#2"
+    for options in ({}, {"compact": True}):
+        text = "\n".join(pretty.render_match(doc, ascii_only=ascii_only, **options))
+        assert re.search(rf"(?<![\w#]){re.escape(one)}(?![#\w])", text) and re.search(rf"{re.escape(two)}\b", text)
+    lines = pretty.render_match(doc, ascii_only=ascii_only)
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal"))
+    legend = "7S#2 of deck 2" if ascii_only else "7♠#2 of deck 2"
+    assert legend in "\n".join(lines[:at])  # the legend says what the mark means
+
+
+def test_single_deck_cards_have_no_deck_mark() -> None:
+    text = "\n".join(
+        pretty.render_match(log_for("standard_2p")) + pretty.render_match(log_for("standard_2p"), compact=True)
+    )
+    assert "#1" not in text and "#2" not in text and "of deck 2" not in text
+
+
+def test_holes_are_numbered_from_0_as_in_the_log() -> None:
+    doc = log_for("standard_2p")
+    for h, hole in enumerate(doc["holes"]):
+        assert hole["hole"] == h
+        text = "\n".join(pretty.render_match(doc, hole=h))
+        assert f"━━ hole {h} of 0-1 · " in text
+        assert re.search(r"total\s+" + r"\s+".join(map(str, hole["result"]["totals"])) + "$", text, re.M)
+    summary = pretty.render_match(doc, summary=True)
+    start = next(i for i, line in enumerate(summary) if line.split()[:1] == ["hole"])
+    table = summary[start : summary.index("", start)]
+    rows = [line.split() for line in table if line.split()[:1] in (["0"], ["1"])]
+    assert [row[0] for row in rows] == ["0", "1"]
+    assert [row[1:3] for row in rows] == [[str(s) for s in h["result"]["scores"]] for h in doc["holes"]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
 import re
 from collections.abc import Callable
@@ -21,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from golfref import replay as replay_module
-from golfref.cli import app, use_color
+from golfref.cli import app, output_width, use_color
 from golfref.log import compute_digest
 from golfref.replay import TAMPERED_MESSAGE, Report, Status, validate, validate_file
 
@@ -51,9 +52,13 @@ SAMPLES = {
     "turn_limit": (Status.VALID, 2, "2 holes"),
     "faults_3p": (Status.VALID, 2, "placings [2, 1, 3]"),
     "disqualified_garbage": (Status.VALID, 2, "2 holes"),
-    "interrupted": (Status.INCOMPLETE, 1, "status interrupted: validates through hole 2, step 12 (the hole was open)"),
-    "error": (Status.INCOMPLETE, 0, "status error: validates through hole 1, step 8 (the hole was open)"),
-    "running_journal": (Status.INCOMPLETE, 1, "status running: validates through hole 1, step 27"),
+    "interrupted": (
+        Status.INCOMPLETE,
+        1,
+        "status interrupted: validates through hole 1 and its 12 steps (the hole was open)",
+    ),
+    "error": (Status.INCOMPLETE, 0, "status error: validates through hole 0 and its 8 steps (the hole was open)"),
+    "running_journal": (Status.INCOMPLETE, 1, "status running: validates through hole 0 and its 27 steps"),
 }
 
 
@@ -258,7 +263,7 @@ def step_after_hole_end(doc: dict[str, Any]) -> None:
 
 
 def change_rules(doc: dict[str, Any]) -> None:
-    doc["rules"]["twos"] = 2  # hole 2's grids hold a two: its raw score changes
+    doc["rules"]["twos"] = 2  # hole 1's grids hold a two: its raw score changes
 
 
 def unresolvable_rules(doc: dict[str, Any]) -> None:
@@ -330,27 +335,27 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "deal card changed",
         "standard_2p",
         change_deal_card,
-        ("hole 1: field deal: not an order of the 52 cards:", "listed more than once", "missing"),
+        ("hole 0: field deal: not an order of the 52 cards:", "listed more than once", "missing"),
     ),
     (
         "deal card duplicated",
         "standard_2p",
         duplicate_deal_card,
-        ("hole 1: field deal:", "53 cards, expected 52", "listed more than once"),
+        ("hole 0: field deal:", "53 cards, expected 52", "listed more than once"),
     ),
-    ("deal card missing", "standard_2p", drop_deal_card, ("hole 1: field deal:", "51 cards, expected 52", "missing")),
+    ("deal card missing", "standard_2p", drop_deal_card, ("hole 0: field deal:", "51 cards, expected 52", "missing")),
     (
         "deal card from another deck",
         "standard_2p",
         unknown_deal_card,
-        ("hole 1: field deal: '7S#2' is not one of this match's cards",),
+        ("hole 0: field deal: '7S#2' is not one of this match's cards",),
     ),
     (
         "reshuffle card changed",
         "reshuffle_8p_1deck",
         change_reshuffle_card,
         (
-            "hole 1, step 33 (reshuffle): field reshuffle: not an order of the",
+            "hole 0, step 32 (reshuffle): field reshuffle: not an order of the",
             "(the discard pile minus its top card)",
             "not among them",
         ),
@@ -359,38 +364,38 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "reshuffle deleted",
         "reshuffle_8p_1deck",
         drop_reshuffle,
-        ("hole 1, step 33 (seat", "the stock ran out: a reshuffle of", "cards is due here (D7), the log has an action"),
+        ("hole 0, step 32 (seat", "the stock ran out: a reshuffle of", "cards is due here (D7), the log has an action"),
     ),
     (
         "reshuffle added",
         "standard_2p",
         add_reshuffle,
-        ("hole 1, step 5 (reshuffle): a reshuffle, but the stock is not empty (seat 0 is to move, decision draw)",),
+        ("hole 0, step 4 (reshuffle): a reshuffle, but the stock is not empty (seat 0 is to move, decision draw)",),
     ),
     (
         "action made illegal",
         "standard_2p",
         illegal_action,
-        ("hole 1, step 1 (seat 0): field action: 'swap:2' is not legal here (legal: stock discard)",),
+        ("hole 0, step 0 (seat 0): field action: 'swap:2' is not legal here (legal: stock discard)",),
     ),
     (
         "action malformed",
         "standard_2p",
         malformed_action,
-        ("hole 1, step 2 (seat 0): field action: malformed action 'swap:two'",),
+        ("hole 0, step 1 (seat 0): field action: malformed action 'swap:two'",),
     ),
     (
         "action changed to another legal one (seen in the result)",
         "standard_2p",
         other_legal_action,
-        ("hole 1, result: field grids[1]: the steps give", "the log says"),
+        ("hole 0, result: field grids[1]: the steps give", "the log says"),
     ),
     (
         "action changed to another legal one (seen at the next step)",
         "standard_2p",
         legal_draw_then_illegal_throw,
         (
-            "hole 1, step 10 (seat 0): field action: 'throw' is not legal here "
+            "hole 0, step 9 (seat 0): field action: 'throw' is not legal here "
             "(legal: swap:0 swap:1 swap:2 swap:3 swap:4 swap:5)",
         ),
     ),
@@ -398,21 +403,21 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "hole score changed",
         "standard_2p",
         change_score,
-        ("hole 2, result: field scores: the steps give [3, 37], the log says [4, 37]",),
+        ("hole 1, result: field scores: the steps give [3, 37], the log says [4, 37]",),
     ),
     (
         "raw score changed",
         "standard_2p",
         change_raw,
-        ("hole 3, result: field raw: the steps give [-2, 36], the log says [-2, 31]",),
+        ("hole 2, result: field raw: the steps give [-2, 36], the log says [-2, 31]",),
     ),
-    ("hole total changed", "standard_2p", change_hole_total, ("hole 2, result: field totals: the steps give",)),
-    ("final grid changed", "standard_2p", change_grid, ('hole 1, result: field grids[0]: the steps give ["8C", "AD"',)),
+    ("hole total changed", "standard_2p", change_hole_total, ("hole 1, result: field totals: the steps give",)),
+    ("final grid changed", "standard_2p", change_grid, ('hole 0, result: field grids[0]: the steps give ["8C", "AD"',)),
     (
         "hole end changed",
         "standard_2p",
         change_end,
-        ("hole 1, result: field end: the steps give 'closed', the log says 'turn_limit'",),
+        ("hole 0, result: field end: the steps give 'closed', the log says 'turn_limit'",),
     ),
     (
         "match total changed",
@@ -432,15 +437,15 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         disqualified_not_last,
         ("field placings: the totals give [2, 1, 3] (disqualified, placed last: seat 2), the log says [2, 1, 1]",),
     ),
-    ("turn deleted", "standard_2p", delete_turn, ("hole 1, step 3 (seat 0): seat 0 acted, but seat 1 is to move",)),
-    ("two turns swapped", "standard_2p", swap_turns, ("hole 1, step 5 (seat 1): seat 1 acted, but seat 0 is to move",)),
+    ("turn deleted", "standard_2p", delete_turn, ("hole 0, step 2 (seat 0): seat 0 acted, but seat 1 is to move",)),
+    ("two turns swapped", "standard_2p", swap_turns, ("hole 0, step 4 (seat 1): seat 1 acted, but seat 0 is to move",)),
     (
         "step after the hole ended",
         "standard_2p",
         step_after_hole_end,
-        ("hole 1, step 36 (seat 1): the hole already ended (closed by seat 0) at step 35; nothing may follow",),
+        ("hole 0, step 35 (seat 1): the hole already ended (closed by seat 0) at step 34; nothing may follow",),
     ),
-    ("hole deleted", "standard_2p", delete_hole, ("hole 2: field hole: expected 1 (holes count from 0), got 2",)),
+    ("hole deleted", "standard_2p", delete_hole, ("hole 1: field hole: expected 1 (holes count from 0), got 2",)),
     (
         "last hole deleted",
         "standard_2p",
@@ -451,13 +456,13 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "hole starter changed",
         "standard_2p",
         starter_changed,
-        ("hole 2: field starter: seat 1 starts this hole (D2), the log says seat 0",),
+        ("hole 1: field starter: seat 1 starts this hole (D2), the log says seat 0",),
     ),
     (
         "rules changed",
         "standard_2p",
         change_rules,
-        ("hole 2, result: field raw: the steps give [3, 41], the log says [3, 37]",),
+        ("hole 1, result: field raw: the steps give [3, 41], the log says [3, 37]",),
     ),
     ("rules that do not resolve", "standard_2p", unresolvable_rules, ("field rules: reveal_count",)),
     (
@@ -470,10 +475,10 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "field of the wrong type",
         "standard_2p",
         wrong_type,
-        ("hole 1, step 3: field seat: expected integer, got a string ('1')",),
+        ("hole 0, step 2: field seat: expected integer, got a string ('1')",),
     ),
-    ("unknown field", "standard_2p", unknown_field, ("hole 1, step 3 (seat 1): field note: unknown field 'note'",)),
-    ("field removed", "standard_2p", drop_field, ("hole 2, result: field turns: missing",)),
+    ("unknown field", "standard_2p", unknown_field, ("hole 0, step 2 (seat 1): field note: unknown field 'note'",)),
+    ("field removed", "standard_2p", drop_field, ("hole 1, result: field turns: missing",)),
     (
         "complete flag changed",
         "standard_2p",
@@ -484,7 +489,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "result removed from a finished hole",
         "standard_2p",
         open_finished_hole,
-        ("hole 3: field result: null, but the hole ended at step 26",),
+        ("hole 2: field result: null, but the hole ended at step 25",),
     ),
     (
         "fault of a seat that does not exist",
@@ -527,7 +532,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "faults_3p",
         requests_out_of_order,
         (
-            "hole 1, step 4 (seat 1, request 2): field request: 2, but the previous request was 3 "
+            "hole 0, step 3 (seat 1, request 2): field request: 2, but the previous request was 3 "
             "(requests are numbered 1, 2, 3... as sent)",
         ),
     ),
@@ -582,7 +587,7 @@ def test_messages_are_one_line() -> None:
 
 
 def test_holes_checked_counts_the_holes_before_the_damage() -> None:
-    doc = damaged("standard_2p", change_raw)  # hole 3
+    doc = damaged("standard_2p", change_raw)  # hole 2
     doc["digest"] = compute_digest(doc)
     assert validate(doc).holes_checked == 2
 
@@ -695,7 +700,7 @@ def test_damage_in_the_open_hole_of_an_interrupted_log_is_found() -> None:
     doc["digest"] = compute_digest(doc)
     report = validate(doc)
     assert report.status is Status.INVALID
-    assert report.message.startswith("hole 2, step 12 (seat 0): field action: 'knock' is not legal here")
+    assert report.message.startswith("hole 1, step 11 (seat 0): field action: 'knock' is not legal here")
     assert report.holes_checked == 1
 
 
@@ -717,7 +722,7 @@ def test_an_interrupted_log_cut_back_to_its_deal_is_incomplete() -> None:
     report = validate(doc)
     assert (report.status, report.message) == (
         Status.INCOMPLETE,
-        "status interrupted: validates through hole 2, step 0 (the hole was open)",
+        "status interrupted: validates through hole 1 and its 0 steps (the hole was open)",
     )
 
 
@@ -726,7 +731,7 @@ def test_only_the_last_hole_may_be_open() -> None:
     doc["holes"][0]["result"] = None
     doc["digest"] = compute_digest(doc)
     report = validate(doc)
-    assert report.message == "hole 1: field result: null, but the hole ended at step 35"
+    assert report.message == "hole 0: field result: null, but the hole ended at step 34"
 
 
 def test_an_incomplete_log_has_totals_only_when_every_hole_was_played() -> None:
@@ -749,7 +754,7 @@ def test_an_interrupted_log_whose_last_hole_ended_without_its_result() -> None:
     report = validate(doc)
     assert (report.status, report.holes_checked) == (Status.INCOMPLETE, 2)
     assert report.message == (
-        "status interrupted: validates through hole 3, step 26 (it ended there, but its result was not written)"
+        "status interrupted: validates through hole 2 and its 26 steps (it ended there, but its result was not written)"
     )
 
 
@@ -763,7 +768,7 @@ def test_actions_are_written_as_golfref_writes_them() -> None:
     doc["holes"][0]["steps"][1]["action"] = "swap:00"
     doc["digest"] = compute_digest(doc)
     assert validate(doc).message == (
-        "hole 1, step 2 (seat 0): field action: malformed action 'swap:00' (written 'swap:0')"
+        "hole 0, step 1 (seat 0): field action: malformed action 'swap:00' (written 'swap:0')"
     )
 
 
@@ -917,7 +922,7 @@ def test_check_prints_one_line_per_log(mixed: list[str]) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"{mixed[0]}: valid",
-        f"{mixed[1]}: incomplete: status interrupted: validates through hole 2, step 12 (the hole was open)",
+        f"{mixed[1]}: incomplete: status interrupted: validates through hole 1 and its 12 steps (the hole was open)",
         f"{mixed[2]}: tampered: {TAMPERED_MESSAGE}",
         f"{mixed[3]}: invalid: field totals: the holes give [8, 113], the log says [9, 113]",
         f"{mixed[4]}: invalid: truncated: the JSON ends early (line 1)",
@@ -971,12 +976,14 @@ def test_not_json_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--hole", "0"], "--hole 0: the log has 3 holes (1 to 3)"),
-        (["--hole", "4"], "--hole 4: the log has 3 holes (1 to 3)"),
-        (["--hole", "two"], "--hole 'two': expected a hole number, counted from 1"),
+        (["--hole", "-1"], "--hole -1: the log has 3 holes (0 to 2)"),
+        (["--hole", "3"], "--hole 3: the log has 3 holes (0 to 2)"),
+        (["--hole", "two"], "--hole 'two': expected a hole number, counted from 0"),
         (["--seat", "2"], "--seat 2: the match has 2 seats (0 to 1)"),
         (["--seat", "-1"], "--seat -1: the match has 2 seats (0 to 1)"),
         (["--seat", "x"], "--seat 'x': expected a seat number, counted from 0"),
+        (["--width", "30"], "--width 30: too narrow; the match needs at least 50 columns"),
+        (["--width", "wide"], "--width 'wide': expected a number of columns"),
     ],
 )
 def test_bad_hole_and_seat(args: list[str], needle: str) -> None:
@@ -1019,10 +1026,13 @@ def test_show_passes_the_options_on(monkeypatch: pytest.MonkeyPatch) -> None:
         calls.append(kwargs)
         return ["line 1", "line 2"]
 
+    monkeypatch.delenv("COLUMNS", raising=False)  # not a terminal, no COLUMNS: the default width
     monkeypatch.setattr(golfref.pretty, "render_match", fake)
     result = invoke(str(LOGS / "standard_2p.json"), "--hole", "2", "--seat", "1", "--summary", "--ascii", "--no-color")
     assert result.exit_code == 0 and result.stdout == "line 1\nline 2\n"
-    assert calls == [{"hole": 1, "seat": 1, "summary": True, "color": False, "ascii_only": True}]
+    assert calls == [
+        {"hole": 2, "seat": 1, "summary": True, "compact": False, "color": False, "ascii_only": True, "width": 100}
+    ]
 
 
 @needs_pretty
@@ -1031,7 +1041,7 @@ def test_show_an_incomplete_log_warns_first() -> None:
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
         f"golfref: warning: {LOGS / 'interrupted.json'}: incomplete: "
-        "status interrupted: validates through hole 2, step 12 (the hole was open)"
+        "status interrupted: validates through hole 1 and its 12 steps (the hole was open)"
     ]
     assert result.stdout.strip() and result.stdout.isascii()
 
@@ -1183,3 +1193,54 @@ log: {{path: {json.dumps(str(tmp_path / "log.json"))}}}
     assert result.log["players"][0]["status"] == "disqualified"
     report = validate_file(tmp_path / "log.json")
     assert report.status is Status.VALID, report.message
+
+
+@needs_pretty
+@pytest.mark.parametrize("args", [["--width", "60"], ["--width", "60", "--compact"], ["--compact", "--seat", "1"]])
+def test_show_keeps_within_the_width(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")  # the same width, asked for without --width
+    for path in sorted(LOGS.glob("*.json")):
+        result = invoke(str(path), *args)
+        assert result.exit_code == 0, result.output
+        assert max(len(line) for line in result.stdout.splitlines()) <= 60, path.name
+
+
+@needs_pretty
+def test_show_compact_prints_a_line_per_turn() -> None:
+    full = invoke(str(LOGS / "classic_4p_9holes.json"), "--no-color")
+    compact = invoke(str(LOGS / "classic_4p_9holes.json"), "--compact", "--no-color")
+    assert compact.exit_code == 0 and full.exit_code == 0
+    assert len(compact.stdout.splitlines()) * 2 < len(full.stdout.splitlines())
+    assert compact.stdout.count("hole score: ") == 9 and "standings" in compact.stdout
+
+
+@needs_pretty
+def test_hole_0_is_the_logs_hole_0() -> None:
+    doc = json.loads((LOGS / "standard_2p.json").read_text(encoding="utf-8"))
+    for h in range(3):
+        result = invoke(str(LOGS / "standard_2p.json"), "--hole", str(h), "--no-color")
+        assert result.exit_code == 0, result.output
+        assert f"━━ hole {h} of 0-2 · " in result.stdout
+        totals = doc["holes"][h]["result"]["totals"]
+        assert re.search(r"total\s+" + r"\s+".join(map(str, totals)) + "$", result.stdout, re.M)
+    # The validator's text and its --json report name the same hole, as the log numbers it.
+    damaged_log = copy.deepcopy(doc)
+    damaged_log["holes"][1]["result"]["scores"][0] += 1
+    damaged_log["digest"] = compute_digest(damaged_log)
+    report = validate(damaged_log)
+    assert report.status is Status.INVALID and report.message.startswith("hole 1, result: ")
+    assert damaged_log["holes"][1]["hole"] == 1
+
+
+class _Tty:
+    def isatty(self) -> bool:
+        return True
+
+
+def test_output_width_follows_the_option_then_columns_then_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24): os.terminal_size((72, 24)))
+    assert output_width(_Tty(), {"COLUMNS": "90"}, 64, 100, 50) == 64
+    assert output_width(_Tty(), {"COLUMNS": "90"}, None, 100, 50) == 90
+    assert output_width(_Tty(), {}, None, 100, 50) == 72
+    assert output_width(_Stream(False), {}, None, 100, 50) == 100  # a pipe or a file
+    assert output_width(_Tty(), {"COLUMNS": "20"}, None, 100, 50) == 50  # too narrow: wrapped, still shown
