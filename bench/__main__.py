@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from . import engine, referee, replay
+from . import engine, referee, replay, startup
 
-SECTIONS = {"engine": engine.run, "referee": referee.run, "replay": replay.run}
+SECTIONS = {"startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run}
 
 
 def main(argv: list[str]) -> None:

@@ -2,41 +2,59 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import signal
 import sys
 from collections.abc import Mapping
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-import yaml
 
+from . import __version__
 from .cards import CardError, Rank, parse_card
-from .config import ConfigError, MatchConfig, load_config
-from .engine import HoleResult
-from .referee import MatchInterrupted, MatchResult, SeatStatus, fault_hint, run_match
-from .replay import Report, Status, validate_file
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
 from .terminal import hole_label, sanitize
 
+# Start-up time: a plain `golfref --help` or `golfref score` must not pay for yaml, jsonschema,
+# the referee or the replay validator, so each command imports what it needs itself
+# (tests/test_cli_startup.py checks it).
+if TYPE_CHECKING:
+    from .config import MatchConfig
+    from .engine import HoleResult
+    from .referee import MatchResult
+    from .replay import Report
+
 app = typer.Typer(
     name="golfref",
     help="Referee and match runner for bots that play the card game Golf.",
-    add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain help: typer's rich help costs about 50 ms of imports at every start, and shows a
+    # `<bool>` value after flags that take none.
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-# Exit codes, documented in the README.
+# Exit codes, documented in the README and in `golfref run --help`.
 EXIT_OK = 0
 EXIT_FAULTED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 EXIT_SIGNAL_BASE = 128  # stopped by signal N: 128 + N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
 EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT
+
+RUN_EXIT_CODES = {
+    EXIT_OK: "the match finished",
+    EXIT_FAULTED: "the match finished, but a seat was disqualified (or, with --strict, a bot faulted)",
+    EXIT_USAGE: "bad usage or a bad config",
+    EXIT_INTERNAL: "an internal error, or the output could not be written",
+    EXIT_INTERRUPTED: "interrupted by Ctrl-C; 143 for SIGTERM, 129 for SIGHUP: 128 + the signal's number"
+    " (every bot stopped, the incomplete log kept)",
+}
 
 
 def out(text: str = "") -> None:
@@ -59,9 +77,26 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _version(value: bool) -> None:
+    if value:
+        out(f"golfref {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_version, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    pass
+
+
 def parse_sets(items: list[str] | None) -> dict[str, Any]:
     """Read `--set KEY=VALUE` items; values are read as YAML scalars (`-2`, `on`, `2x3`)."""
     result: dict[str, Any] = {}
+    if items:
+        import yaml
     for item in items or []:
         key, sep, raw = item.partition("=")
         key = key.strip()
@@ -174,10 +209,14 @@ def rules(
     if as_json:
         out(json.dumps(data, indent=2))
     else:
+        import yaml
+
         sys.stdout.write(yaml.safe_dump(data, sort_keys=False))
 
 
 def _config_or_fail(path: str) -> MatchConfig:
+    from .config import ConfigError, load_config
+
     try:
         return load_config(path)
     except ConfigError as e:
@@ -194,7 +233,13 @@ def check_config(
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
 
 
-@app.command()
+def _exit_codes_help() -> str:
+    # "\b" keeps click from re-flowing the table into one paragraph.
+    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in RUN_EXIT_CODES.items())
+    return f"\b\nExit codes:\n{rows}"
+
+
+@app.command(epilog=_exit_codes_help())
 def run(
     config: Annotated[str, typer.Argument(help="The match config (YAML).")],
     log: Annotated[
@@ -204,21 +249,44 @@ def run(
         int | None,
         typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles (overrides the config)."),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress lines (and no live line on a terminal).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
 ) -> None:
-    """Play a match between bots and print the standings."""
+    """Play a match between bots and print the standings.
+
+    On a terminal, a live line on stderr shows the hole and turn in play, the totals, the
+    time elapsed and an estimate of what is left (not with --quiet or --json).
+    """
+    from .config import ConfigError
+    from .referee import MatchInterrupted, SeatStatus, run_match
+
     if log is not None and not log.strip():
         fail("--log: the path is empty")
     cfg = _config_or_fail(config)
+    live = None
+    if not quiet and not as_json and sys.stderr.isatty():
+        from .progress import LiveProgress
+
+        live = LiveProgress([p.name for p in cfg.players], cfg.rules.holes)
 
     def progress(result: HoleResult, names: tuple[str, ...]) -> None:
+        if live is not None:
+            live.on_hole(result)
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         err(f"{hole_label(result.hole, cfg.rules.holes)}: {scores} ({result.end.value})")
 
     try:
-        result = run_match(cfg, seed=seed, log_path=log, on_hole=None if quiet else progress)
+        with live if live is not None else contextlib.nullcontext():
+            result = run_match(
+                cfg,
+                seed=seed,
+                log_path=log,
+                on_hole=None if quiet else progress,
+                on_turn=None if live is None else live.on_turn,
+            )
     except MatchInterrupted as e:
         err(f"golfref: interrupted by {signal.Signals(e.signum).name}; the incomplete log is {e.log_path}")
         raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
@@ -250,6 +318,8 @@ def _parse_number(option: str, text: str | None, what: str) -> int | None:
 
 
 def _check_line(path: str, report: Report) -> str:
+    from .replay import Status
+
     if report.status is Status.VALID:
         return f"{path}: valid"
     return f"{path}: {report.status.value}: {report.message}"
@@ -282,6 +352,8 @@ def output_width(stream: Any, environ: Mapping[str, str], given: int | None, def
 
 def replay_exit_code(reports: list[Report]) -> int:
     """`golfref replay --check` exits 0 only when every log is valid."""
+    from .replay import Status
+
     return EXIT_OK if all(r.status is Status.VALID for r in reports) else EXIT_FAULTED
 
 
@@ -324,6 +396,8 @@ def replay(
     A tampered or invalid log is reported and not shown; an incomplete
     one (an interrupted match) is shown after a warning.
     """
+    from .replay import Status, validate_file
+
     given_check = check
     if as_json:
         check = True
@@ -443,6 +517,8 @@ _STDERR_TAIL = 8  # lines of a bot's stderr shown on the terminal
 
 def fault_report(result: MatchResult) -> list[str]:
     """What a bot author needs to see of each faulted seat: its first fault's line, a hint, its stderr's tail."""
+    from .referee import fault_hint
+
     lines: list[str] = []
     for seat, name in enumerate(result.names):
         faults = [f for f in result.faults if f.seat == seat]

@@ -258,6 +258,7 @@ class _Referee:
         seed: int | None,
         log_path: str | None,
         on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None,
+        on_turn: Callable[[Game], None] | None = None,
     ) -> None:
         self.config = config
         self.rules = config.rules
@@ -270,6 +271,7 @@ class _Referee:
         self.game = Game(self.rules)
         self.names = tuple(p.name for p in config.players)
         self.on_hole = on_hole
+        self.on_turn = on_turn
         now = dt.datetime.now(dt.UTC)
         slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in config.name)[:40] or "match"
         self.match_id = f"{slug}-{now.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
@@ -626,6 +628,8 @@ class _Referee:
             legal = game.legal_actions()
             decision = game.decision.value  # type: ignore[union-attr]
             holes_before = len(game.results)
+            if self.on_turn is not None:
+                self.on_turn(game)
             if seat.policy is not None:
                 action = seat.policy.choose(view(game, seat.index), legal)
                 builder.step(seat.index, decision, str(action), "builtin", None, None)
@@ -723,16 +727,18 @@ def run_match(
     seed: int | None = None,
     log_path: str | None = None,
     on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
+    on_turn: Callable[[Game], None] | None = None,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
-    A log path that cannot be written raises ConfigError before any bot starts. Called
+    A log path that cannot be written raises ConfigError before any bot starts. `on_turn`
+    is called with the game (to read, not to change) before each decision of a hole. Called
     from the main thread, it owns the stop signals for the match: the first one stops it
     (bots closed, the log saved as ``interrupted``), and any later one is ignored until
     that is done, however soon it comes.
     """
     with _stop_on_signals() as stopped:
-        referee = _Referee(config, seed, log_path, on_hole)
+        referee = _Referee(config, seed, log_path, on_hole, on_turn)
         _check_writable(referee.log_path)
         try:
             referee.start()

@@ -1,0 +1,134 @@
+"""The command line's own surface: --version, -h, shell completion, help text, and what a
+plain start imports (start-up time is measured by `make bench`, never asserted here)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import golfref
+from golfref.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RUN_EXIT_CODES, app
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+# What a plain `golfref --help` or `golfref score` must not import: each costs start-up time
+# and only some commands need it.
+HEAVY = ("yaml", "jsonschema", "orjson", "rich", "golfref.config", "golfref.referee", "golfref.process",
+         "golfref.replay", "golfref.pretty", "golfref.log", "golfref.progress")
+
+
+def python(code: str, *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+    )
+
+
+def loaded_after(argv: list[str]) -> set[str]:
+    """The modules loaded, in a fresh interpreter, after running `golfref ARGV`."""
+    code = (
+        "import json, sys\n"
+        f"sys.argv = ['golfref', *{argv!r}]\n"
+        "from golfref.cli import main\n"
+        "try:\n    main()\n"
+        "except SystemExit:\n    pass\n"
+        "sys.stderr.write(json.dumps(sorted(sys.modules)))\n"
+    )
+    result = python(code)
+    return set(json.loads(result.stderr.splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["run", "--help"], ["score", "7S KH / 7C 2S"], ["score", "--explain", "7S KH / 7C 2S"]]
+)
+def test_a_plain_start_imports_no_heavy_module(argv: list[str]) -> None:
+    loaded = loaded_after(argv)
+    assert "golfref.cli" in loaded
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_version_is_the_package_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == EXIT_OK
+    assert result.stdout == f"golfref {golfref.__version__}\n"
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # The version is written once, in golfref/__init__.py; the build reads it from there.
+    assert not re.search(r"^version\s*=\s*\"", pyproject, flags=re.M)
+    assert 'attr = "golfref.__version__"' in pyproject
+
+
+@pytest.mark.parametrize("command", [[], ["run"], ["score"], ["rules"], ["check-config"], ["replay"]])
+def test_h_is_help_everywhere(command: list[str]) -> None:
+    short = runner.invoke(app, [*command, "-h"])
+    long = runner.invoke(app, [*command, "--help"])
+    assert short.exit_code == long.exit_code == EXIT_OK
+    assert short.stdout == long.stdout
+    assert "-h, --help" in short.stdout
+
+
+@pytest.mark.parametrize("command", [["run"], ["score"], ["rules"], ["replay"]])
+def test_flags_are_shown_without_a_value(command: list[str]) -> None:
+    text = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "120"}).stdout
+    assert "<bool>" not in text and "BOOLEAN" not in text
+    assert re.search(r"--json\s+Print", text), text
+
+
+def test_run_help_lists_every_exit_code() -> None:
+    text = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "120"}).stdout
+    assert "Exit codes:" in text
+    for code, meaning in RUN_EXIT_CODES.items():
+        assert re.search(rf"^\s+{code}\s+{re.escape(meaning)}$", text, flags=re.M), (code, text)
+    assert {EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED} <= set(RUN_EXIT_CODES)
+
+
+def test_completion_options_are_offered() -> None:
+    text = runner.invoke(app, ["--help"]).stdout
+    assert "--install-completion" in text and "--show-completion" in text
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_show_completion_prints_a_script_for_the_shell() -> None:
+    # typer detects the shell from the parent processes: run it from bash.
+    code = "import sys; sys.argv = ['golfref', '--show-completion']; from golfref.cli import main; main()"
+    result = subprocess.run(
+        ["bash", "-c", f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}; exit $?"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "_GOLFREF_COMPLETE=complete_bash" in result.stdout
+    assert "complete -o default -F _golfref_completion golfref" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("words", "cword", "expected"),
+    [
+        ("golfref ru", "1", {"run", "rules"}),
+        ("golfref run --qu", "2", {"--quiet"}),
+        ("golfref --ver", "1", {"--version"}),
+    ],
+)
+def test_completion_completes_commands_and_options(words: str, cword: str, expected: set[str]) -> None:
+    result = python(
+        "import sys; sys.argv = ['golfref']\nfrom golfref.cli import main\nmain()",
+        env={"_GOLFREF_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword},
+    )
+    assert result.returncode == 0, result.stderr
+    assert set(result.stdout.split()) == expected
