@@ -438,3 +438,19 @@ def test_relative_paths_do_not_depend_on_where_golfref_runs(tmp_path: Path) -> N
     done = golfref("run", str(config), "--quiet", "--log", "here.json", cwd=elsewhere)  # --log: from the cwd
     assert done.returncode == 0, done.stderr
     assert (elsewhere / "here.json").is_file()
+
+
+@pytest.mark.parametrize("command", ["run", "check-config"])
+def test_every_config_problem_is_its_own_line(tmp_path: Path, command: str) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text(
+        "match: bad\nplayerz:\n  - {name: a, builtin: random}\nrules:\n  layot: 2x2\ntime:\n  mov_ms: 5\n",
+        encoding="utf-8",
+    )
+    done = golfref(command, str(config))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"golfref: error: {config}:2: playerz: unknown key 'playerz'; did you mean 'players'?",
+        f"golfref: error: {config}:5: rules.layot: unknown rule option 'layot'; did you mean 'layout'?",
+        f"golfref: error: {config}:7: time.mov_ms: unknown key 'mov_ms'; did you mean 'move_ms'?",
+    ]
