@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import shutil
@@ -23,7 +24,7 @@ from .terminal import hole_label, sanitize
 # the referee or the replay validator, so each command imports what it needs itself
 # (tests/test_cli_startup.py checks it).
 if TYPE_CHECKING:
-    from .config import MatchConfig
+    from .config import ConfigError, MatchConfig
     from .engine import HoleResult
     from .referee import MatchResult
     from .replay import Report
@@ -214,21 +215,53 @@ def rules(
         sys.stdout.write(yaml.safe_dump(data, sort_keys=False))
 
 
+def fail_config(error: ConfigError) -> NoReturn:
+    """Print each problem of a config as its own `golfref: error:` line, in file order, and exit 2."""
+    for problem in error.errors:
+        err(f"golfref: error: {_one_line(problem)}")
+    raise typer.Exit(EXIT_USAGE)
+
+
 def _config_or_fail(path: str) -> MatchConfig:
     from .config import ConfigError, load_config
 
     try:
         return load_config(path)
     except ConfigError as e:
-        fail(str(e))
+        fail_config(e)
+
+
+LogOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--log",
+        help="Write the log here (relative to the current directory) instead of the config's log.path.",
+    ),
+]
+ForceOpt = Annotated[
+    bool, typer.Option("--force", help="Replace a file at the log path even if it is not a golfref log.")
+]
 
 
 @app.command("check-config")
 def check_config(
     config: Annotated[str, typer.Argument(help="The match config (YAML) to check.")],
+    log: LogOpt = None,
+    force: ForceOpt = False,
 ) -> None:
-    """Check a match config without starting any bot."""
+    """Check a match config, and the files a match would write, without starting any bot."""
+    from .config import ConfigError
+    from .outputs import check_outputs, new_match_id, planned_log_path
+
+    if log is not None and not log.strip():
+        fail("--log: the path is empty")
     cfg = _config_or_fail(config)
+    now = dt.datetime.now(dt.UTC)
+    match_id, slug = new_match_id(cfg.name, now)
+    try:
+        check_outputs(cfg, planned_log_path(cfg, log, match_id, slug, now), force=force)
+    except ConfigError as e:
+        fail_config(e)
     kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
 
@@ -242,9 +275,7 @@ def _exit_codes_help() -> str:
 @app.command(epilog=_exit_codes_help())
 def run(
     config: Annotated[str, typer.Argument(help="The match config (YAML).")],
-    log: Annotated[
-        str | None, typer.Option("--log", help="Write the log here instead of the config's log.path.")
-    ] = None,
+    log: LogOpt = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles (overrides the config)."),
@@ -254,6 +285,7 @@ def run(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
+    force: ForceOpt = False,
 ) -> None:
     """Play a match between bots and print the standings.
 
@@ -286,12 +318,13 @@ def run(
                 log_path=log,
                 on_hole=None if quiet else progress,
                 on_turn=None if live is None else live.on_turn,
+                force=force,
             )
     except MatchInterrupted as e:
         err(f"golfref: interrupted by {signal.Signals(e.signum).name}; the incomplete log is {e.log_path}")
         raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
     except ConfigError as e:
-        fail(str(e))
+        fail_config(e)
     except OSError as e:
         fail(f"cannot write the log: {e}", EXIT_INTERNAL)
     if as_json:

@@ -7,11 +7,12 @@ before any bot is started.
 
 from __future__ import annotations
 
+import difflib
 import enum
 import json
 import os
+import re
 import shlex
-import shutil
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,8 @@ __all__ = [
     "MatchConfig",
     "load_config",
     "parse_config",
+    "template_problem",
+    "PATH_PLACEHOLDERS",
     "SCHEMA_DIR",
 ]
 
@@ -43,7 +46,14 @@ if not SCHEMA_DIR.is_dir():  # installed as a wheel: schemas ship inside the pac
 
 
 class ConfigError(ValueError):
-    """A match config that cannot be played; the message names the file, line and key path."""
+    """A match config that cannot be played; each of `errors` names the file, line and key path.
+
+    `str()` is the errors one per line, in file order.
+    """
+
+    def __init__(self, message: str, errors: tuple[str, ...] | None = None) -> None:
+        self.errors: tuple[str, ...] = errors if errors else (message,)
+        super().__init__("\n".join(self.errors))
 
 
 class FaultMode(enum.Enum):
@@ -116,12 +126,22 @@ class FaultPolicy:
         return {"policy": self.mode.value, "fallback": self.fallback, "max_faults": self.max_faults}
 
 
+# The placeholders a log path template may use, each a plain name (no attribute,
+# index, conversion or format spec: `str.format` would reach into objects).
+PATH_PLACEHOLDERS = ("match_id", "match", "date")
+
+
 @dataclass(frozen=True)
 class LogSpec:
-    """Where the log goes; `path` may use {match_id}, {match} and {date}."""
+    """Where the log goes; `path` may use {match_id}, {match} and {date}.
+
+    A relative `path` is read from `directory`, the config file's folder (None: the
+    current directory, for a config given as text).
+    """
 
     path: str = "logs/{match_id}.json"
     transcript: bool = False
+    directory: str | None = None
 
 
 @dataclass(frozen=True)
@@ -230,12 +250,13 @@ def _check_expansion(text: str, source: str) -> None:
                 stack.append((child, False))
 
 
-def _duplicate_key(text: str) -> tuple[tuple[Any, ...], int] | None:
-    """The first key given twice in one mapping (YAML would silently keep the last)."""
+def _duplicate_keys(text: str) -> list[tuple[tuple[Any, ...], int]]:
+    """Every key given twice in one mapping (YAML would silently keep the last), with its line."""
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
-        return None
+        return []
+    found = []
     stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(root, ())] if root is not None else []
     while stack:
         node, path = stack.pop()
@@ -243,12 +264,12 @@ def _duplicate_key(text: str) -> tuple[tuple[Any, ...], int] | None:
             seen = set()
             for key_node, value_node in node.value:
                 if key_node.value in seen:
-                    return path + (key_node.value,), key_node.start_mark.line + 1
+                    found.append((path + (key_node.value,), key_node.start_mark.line + 1))
                 seen.add(key_node.value)
                 stack.append((value_node, path + (key_node.value,)))
         elif isinstance(node, yaml.SequenceNode):
             stack.extend((item, path + (i,)) for i, item in enumerate(node.value))
-    return None
+    return found
 
 
 # JSON Schema's "integer" also matches 5.0; a config's whole numbers must be ints.
@@ -268,47 +289,124 @@ def _dotted(path: tuple[Any, ...]) -> str:
 
 
 class _Where:
+    """Turns key paths into located messages, and collects every problem of a config."""
+
     def __init__(self, source: str, lines: dict[tuple[Any, ...], int]) -> None:
         self.source = source
         self.lines = lines
+        self.problems: list[tuple[int, int, str]] = []  # (line, order found, message)
 
-    def error(self, path: tuple[Any, ...], message: str) -> ConfigError:
+    def _line(self, path: tuple[Any, ...]) -> int | None:
         probe = path
         while probe not in self.lines and probe:
             probe = probe[:-1]
-        line = self.lines.get(probe)
+        return self.lines.get(probe)
+
+    def _text(self, path: tuple[Any, ...], message: str, line: int | None) -> str:
         where = f"{self.source}:{line}" if line else self.source
-        return ConfigError(f"{where}: {_dotted(path)}: {message}")
+        return f"{where}: {_dotted(path)}: {message}"
+
+    def error(self, path: tuple[Any, ...], message: str) -> ConfigError:
+        return ConfigError(self._text(path, message, self._line(path)))
+
+    def add(self, path: tuple[Any, ...], message: str, line: int | None = None) -> None:
+        line = line or self._line(path)
+        text = self._text(path, message, line)
+        if all(text != known for _, _, known in self.problems):
+            self.problems.append((line or 0, len(self.problems), text))
+
+    def raise_problems(self) -> None:
+        """Raise one ConfigError carrying every problem found, in file order."""
+        if self.problems:
+            ordered = tuple(text for _, _, text in sorted(self.problems))
+            raise ConfigError(ordered[0], ordered)
 
 
-def _schema_message(error: jsonschema.ValidationError) -> tuple[tuple[Any, ...], str]:
+_PLACEHOLDER_LIST = ", ".join(f"{{{name}}}" for name in PATH_PLACEHOLDERS)
+_QUOTE_HINT = 'quote a value holding a placeholder, as in path: "logs/{match_id}.json"'
+_UNQUOTED_PLACEHOLDER = re.compile(r"(?<![\"'{])\{(?:" + "|".join(PATH_PLACEHOLDERS) + r")\}")
+
+
+def _unquoted_placeholder(instance: Any) -> bool:
+    """YAML reads an unquoted `{match_id}` as the mapping {match_id: null}."""
+    return (
+        isinstance(instance, dict)
+        and bool(instance)
+        and all(k in PATH_PLACEHOLDERS and v is None for k, v in instance.items())
+    )
+
+
+def _suggest(key: str, allowed: list[str]) -> str:
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f" (allowed: {', '.join(allowed)})"
+
+
+def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any, ...], str]]:
     path = tuple(error.absolute_path)
     schema: Any = error.schema
     instance: Any = error.instance
     if error.validator == "additionalProperties":
         allowed = list(schema.get("properties", {}))
         extras = [k for k in instance if k not in allowed]
-        key = extras[0] if extras else "?"
-        hint = closest_name(str(key), allowed)
-        suggestion = f"; did you mean {hint!r}?" if hint else f" (allowed: {', '.join(allowed)})"
-        return path + (key,), f"unknown key {key!r}{suggestion}"
+        return [(path + (key,), f"unknown key {key!r}{_suggest(str(key), allowed)}") for key in extras]
     if error.validator == "required":
-        return path, error.message.replace("is a required property", "is required")
+        return [(path, error.message.replace("is a required property", "is required"))]
     if error.validator == "oneOf" and path and isinstance(path[-1], int) and "players" in path:
-        return path, "a player needs exactly one of command (a bot program) or builtin (random, greedy)"
+        return [(path, "a player needs exactly one of command (a bot program) or builtin (random, greedy)")]
     if error.validator == "enum":
         values: Any = error.validator_value
         choices = ", ".join(str(c) for c in values)
-        return path, f"{instance!r} is not one of: {choices}"
+        return [(path, f"{instance!r} is not one of: {choices}")]
     if error.validator == "minItems" and path == ("players",):
-        return path, "a match needs at least 2 players"
+        return [(path, "a match needs at least 2 players")]
     if error.validator == "maxItems" and path == ("players",):
-        return path, "a match takes at most 8 players"
-    return path, error.message
+        return [(path, "a match takes at most 8 players")]
+    if _unquoted_placeholder(instance):
+        return [(path, f"{error.message}: {_QUOTE_HINT}")]
+    return [(path, error.message)]
+
+
+def _check_schema(data: dict[str, Any], where: _Where) -> set[tuple[Any, ...]]:
+    """Add every schema error to `where`; return the key paths that had one."""
+    validator = _Validator(load_schema("match-config.schema.json"))
+    errors = list(validator.iter_errors(data))
+    # A misspelt key suggested as a missing required one is one mistake: say it once.
+    suggested = {
+        (tuple(e.absolute_path), close[0])
+        for e in errors
+        if e.validator == "additionalProperties"
+        for key in e.instance
+        if key not in e.schema.get("properties", {})
+        for close in [difflib.get_close_matches(str(key), list(e.schema.get("properties", {})), n=1, cutoff=0.6)]
+        if close
+    }
+    bad: set[tuple[Any, ...]] = set()
+    for error in errors:
+        path = tuple(error.absolute_path)
+        if error.validator == "required":
+            missing = [k for k in error.validator_value if k not in error.instance]
+            if missing and all((path, k) in suggested for k in missing):
+                continue
+        bad.add(path)
+        for key_path, message in _schema_messages(error):
+            where.add(key_path, message)
+    return bad
+
+
+def _yaml_hint(text: str, error: yaml.YAMLError) -> str:
+    """A hint for a YAML error caused by an unquoted placeholder on the lines it names."""
+    lines = text.splitlines()
+    for mark in (getattr(error, "problem_mark", None), getattr(error, "context_mark", None)):
+        if mark is not None and mark.line < len(lines) and _UNQUOTED_PLACEHOLDER.search(lines[mark.line]):
+            return f" ({_QUOTE_HINT})"
+    return ""
 
 
 def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> MatchConfig:
-    """Check a config given as YAML text; `base_dir` anchors relative bot paths."""
+    """Check a config given as YAML text; `base_dir` (default: the current directory) anchors relative paths.
+
+    Every problem is reported, not only the first: the ConfigError carries them in file order.
+    """
     base = base_dir or Path.cwd()
     if len(text) > _MAX_CONFIG_CHARS:
         raise ConfigError(f"{source}: {len(text):,} characters is too large for a match config")
@@ -321,24 +419,33 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         mark = getattr(e, "problem_mark", None)
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise ConfigError(f"{source}{line}: not valid YAML: {problem}") from None
+        raise ConfigError(f"{source}{line}: not valid YAML: {problem}{_yaml_hint(text, e)}") from None
     where = _Where(source, _line_map(text))
     if not isinstance(data, dict):
         raise where.error((), "a match config is a mapping with at least a players list")
 
-    duplicate = _duplicate_key(text)
-    if duplicate is not None:
-        key_path, key_line = duplicate
-        raise ConfigError(f"{source}:{key_line}: {_dotted(key_path)}: the key is given twice")
-    validator = _Validator(load_schema("match-config.schema.json"))
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path)))
-    if errors:
-        best = jsonschema.exceptions.best_match(errors)
-        path, message = _schema_message(best)
-        raise where.error(path, message)
+    for key_path, key_line in _duplicate_keys(text):
+        where.add(key_path, "the key is given twice", key_line)
+    bad = _check_schema(data, where)
+    bad_top = {path[0] for path in bad if path}
 
-    players = _players(data["players"], where, base)
-    rules = _rules(data.get("rules") or {}, len(players), where)
+    items = data.get("players")
+    players: tuple[PlayerSpec, ...] = ()
+    if isinstance(items, list):
+        bad_items = {path[1] for path in bad if len(path) > 1 and path[0] == "players"}
+        players = _players(items, bad_items, where, base)
+    count = len(items) if isinstance(items, list) and ("players",) not in bad else None
+    rules = None
+    if "rules" not in bad_top:
+        rules = _rules(data.get("rules") or {}, count, where)
+    log_data = data.get("log") or {}
+    if "log" not in bad_top:
+        problem = template_problem(log_data.get("path", LogSpec.path))
+        if problem:
+            where.add(("log", "path"), problem)
+    where.raise_problems()
+    assert rules is not None  # no problem was found, so the rules resolved
+
     time = TimeControl(**(data.get("time") or {}))
     faults_data = data.get("faults") or {}
     faults = FaultPolicy(
@@ -346,9 +453,9 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         fallback=faults_data.get("fallback", "greedy"),
         max_faults=faults_data.get("max_faults", 3),
     )
-    log_data = data.get("log") or {}
-    log = LogSpec(path=log_data.get("path", LogSpec.path), transcript=log_data.get("transcript", False))
-    _check_template(log.path, where)
+    log = LogSpec(
+        path=log_data.get("path", LogSpec.path), transcript=log_data.get("transcript", False), directory=str(base)
+    )
     name = data.get("match") or Path(source).stem
     return MatchConfig(
         name=name,
@@ -362,55 +469,121 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     )
 
 
-def _players(items: list[dict[str, Any]], where: _Where, base: Path) -> tuple[PlayerSpec, ...]:
+# Shell syntax that would do something under a shell but is a plain argument here.
+_SHELL_OPERATORS = ("&&", "||", "$(", "|", ";", ">", "<", "&", "`")
+
+
+def shell_syntax(command: str) -> str | None:
+    """The first shell operator in `command` outside quotes, if any (no shell ever runs it)."""
+    quote: str | None = None
+    i = 0
+    while i < len(command):
+        ch = command[i]
+        if quote == "'":
+            quote = None if ch == "'" else quote
+        elif ch == "\\":
+            i += 2  # an escaped character is literal, in or out of double quotes
+            continue
+        elif quote == '"':
+            quote = None if ch == '"' else quote
+        elif ch in "'\"":
+            quote = ch
+        else:
+            for op in _SHELL_OPERATORS:
+                if command.startswith(op, i):
+                    return op
+        i += 1
+    return None
+
+
+def _split_command(command: Any, at: tuple[Any, ...], where: _Where) -> list[str] | None:
+    if not isinstance(command, str):
+        return list(command)
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        where.add(at, f"cannot split the command: {e}")
+        return None
+    if not argv:
+        where.add(at, "the command is empty")
+        return None
+    op = shell_syntax(command)
+    if op is not None:
+        where.add(
+            at,
+            f"{op!r} is shell syntax, but no shell runs the command (it would reach the bot as an argument): "
+            f"write a script, or start a shell yourself: command: [sh, -c, {command!r}]",
+        )
+        return None
+    return argv
+
+
+def _on_path(exe: str, search: str, cwd: Path) -> Path | None:
+    """Where `exe` is found on `search` as the bot's exec would find it (relative entries from its cwd)."""
+    for entry in search.split(os.pathsep):
+        candidate = cwd / (entry or ".") / exe
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tuple[PlayerSpec, ...]:
     seen: dict[str, int] = {}
     out = []
     for i, item in enumerate(items):
+        if i in skip or not isinstance(item, dict):
+            continue  # its schema errors are reported already
         name = item["name"]
         if name in seen:
-            raise where.error(("players", i, "name"), f"name {name!r} is already used by players[{seen[name]}]")
+            where.add(("players", i, "name"), f"name {name!r} is already used by players[{seen[name]}]")
+            continue
         seen[name] = i
         if "builtin" in item:
             for key in ("cwd", "env"):
                 if key in item:
-                    raise where.error(("players", i, key), "applies only to a player with a command")
+                    where.add(("players", i, key), "applies only to a player with a command")
             out.append(PlayerSpec(name=name, builtin=item["builtin"]))
             continue
-        command = item["command"]
-        if isinstance(command, str):
-            try:
-                argv = shlex.split(command)
-            except ValueError as e:
-                raise where.error(("players", i, "command"), f"cannot split the command: {e}") from None
-            if not argv:
-                raise where.error(("players", i, "command"), "the command is empty")
-        else:
-            argv = list(command)
+        at = ("players", i, "command")
+        argv = _split_command(item["command"], at, where)
+        env = []
+        for key, value in (item.get("env") or {}).items():
+            problem = _env_problem(key)
+            text = _env_value(value)
+            if problem is None and "\0" in text:
+                problem = "the value holds a NUL character"
+            if problem:
+                where.add(("players", i, "env", key), problem)
+            env.append((key, text))
+        if argv is None:
+            continue
         if any("\0" in arg for arg in argv):
-            raise where.error(("players", i, "command"), "the command holds a NUL character")
+            where.add(at, "the command holds a NUL character")
+            continue
         cwd = base / item["cwd"] if "cwd" in item else base
         if not cwd.is_dir():
-            raise where.error(("players", i, "cwd"), f"no such directory: {cwd}")
+            where.add(("players", i, "cwd"), f"no such directory: {cwd}")
+            continue
         exe = argv[0]
         if os.sep in exe:
             exe_path = (cwd / exe).resolve()
             if not exe_path.is_file():
-                raise where.error(("players", i, "command"), f"no such program: {exe} (looked in {cwd})")
-            if not os.access(exe_path, os.X_OK):
-                raise where.error(
-                    ("players", i, "command"), f"{exe} is not executable (chmod +x, or start it with an interpreter)"
-                )
-        elif shutil.which(exe) is None:
-            raise where.error(("players", i, "command"), f"program {exe!r} is not on PATH")
-        env = []
-        for key, value in (item.get("env") or {}).items():
-            problem = _env_problem(key)
-            if problem:
-                raise where.error(("players", i, "env", key), problem)
-            text = _env_value(value)
-            if "\0" in text:
-                raise where.error(("players", i, "env", key), "the value holds a NUL character")
-            env.append((key, text))
+                where.add(at, f"no such program: {exe} (looked in {cwd})")
+            elif not os.access(exe_path, os.X_OK):
+                where.add(at, f"{exe} is not executable (chmod +x, or start it with an interpreter)")
+        else:
+            own_path = dict((k, v) for k, v in env if isinstance(k, str)).get("PATH")
+            referee_path = os.environ.get("PATH") or os.defpath  # what a bot gets by default
+            if _on_path(exe, own_path if own_path is not None else referee_path, cwd) is None:
+                hidden = own_path is not None and _on_path(exe, referee_path, cwd) is not None
+                if hidden:
+                    where.add(
+                        ("players", i, "env", "PATH"),
+                        f"this PATH hides the program {exe!r} (the bot's PATH is the one its env gives); "
+                        "add the program's folder to it, or give the program's full path",
+                    )
+                else:
+                    where.add(at, f"program {exe!r} is not on PATH")
         out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env)))
     return tuple(out)
 
@@ -431,36 +604,41 @@ def _env_value(value: Any) -> str:
     return str(value)
 
 
-def _rules(data: Mapping[str, Any], players: int, where: _Where) -> Rules:
+def _rules(data: Mapping[str, Any], players: int | None, where: _Where) -> Rules | None:
+    """The resolved rules, or None after adding their problems (or when the player count is unknown)."""
     preset = data.get("preset", "standard")
     overrides = {k: v for k, v in data.items() if k != "preset"}
-    for key in overrides:
-        if key not in OPTION_NAMES:
-            hint = closest_name(str(key), list(OPTION_NAMES))
-            suggestion = f"; did you mean {hint!r}?" if hint else ""
-            raise where.error(("rules", key), f"unknown rule option {key!r}{suggestion}")
+    unknown = [key for key in overrides if key not in OPTION_NAMES]
+    for key in unknown:
+        hint = closest_name(str(key), list(OPTION_NAMES))
+        suggestion = f"; did you mean {hint!r}?" if hint else ""
+        where.add(("rules", key), f"unknown rule option {key!r}{suggestion}")
+    if unknown or players is None:
+        return None
     try:
         return resolve_rules(preset, overrides, players)
     except RulesError as e:
         message = str(e)
         option = message.split(":", 1)[0]
         if option in overrides:
-            raise where.error(("rules", option), message.split(":", 1)[1].strip()) from None
-        if option == "players":
-            raise where.error(("players",), message.split(":", 1)[1].strip()) from None
-        raise where.error(("rules",), message) from None
+            where.add(("rules", option), message.split(":", 1)[1].strip())
+        elif option == "players":
+            where.add(("players",), message.split(":", 1)[1].strip())
+        else:
+            where.add(("rules",), message)
+        return None
 
 
-_FIELDS = {"match_id", "match", "date"}
-
-
-def _check_template(template: str, where: _Where) -> None:
+def template_problem(template: str) -> str | None:
+    """What is wrong with a log path template, or None: only the plain placeholders are allowed."""
     try:
-        names = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
+        fields = list(string.Formatter().parse(template))
     except ValueError as e:
-        raise where.error(("log", "path"), f"bad template: {e}") from None
-    unknown = names - _FIELDS
-    if unknown:
-        raise where.error(
-            ("log", "path"), f"unknown placeholder {{{sorted(unknown)[0]}}} (use {{match_id}}, {{match}}, {{date}})"
-        )
+        return f"bad template: {e} (a literal brace is written {{{{ or }}}})"
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if name not in PATH_PLACEHOLDERS or spec or conversion:
+            shown = name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+            return f"unknown placeholder {{{shown}}} (use {_PLACEHOLDER_LIST})"
+    return None

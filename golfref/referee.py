@@ -17,7 +17,6 @@ import random
 import secrets
 import shutil
 import signal
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from . import protocol
 from .config import ConfigError, FaultMode, MatchConfig, PlayerSpec
 from .engine import Action, Decision, Game, HoleResult
 from .log import LogBuilder, write_log
+from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
+from .outputs import transcript_path as _transcript_path
 from .policies import Policy, make_policy
 from .process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus
 from .view import events_for, view
@@ -227,11 +228,6 @@ class Shuffler:
         random.Random(int.from_bytes(digest, "big")).shuffle(cards)
 
 
-def log_path_for(template: str, match_id: str, match: str, now: dt.datetime) -> Path:
-    """Fill a log path template."""
-    return Path(template.format(match_id=match_id, match=match, date=now.strftime("%Y-%m-%d")))
-
-
 def _truncate(text: str | None) -> str | None:
     if text is None or len(text) <= _LINE_KEEP:
         return text
@@ -273,10 +269,8 @@ class _Referee:
         self.on_hole = on_hole
         self.on_turn = on_turn
         now = dt.datetime.now(dt.UTC)
-        slug = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in config.name)[:40] or "match"
-        self.match_id = f"{slug}-{now.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
-        template = config.log.path if log_path is None else log_path
-        self.log_path = log_path_for(template, self.match_id, slug, now)
+        self.match_id, slug = new_match_id(config.name, now)
+        self.log_path = planned_log_path(config, log_path, self.match_id, slug, now)
         self.t0 = time.monotonic()
         self.request_id = 0
         self.request_holes: dict[int, int] = {}
@@ -380,10 +374,7 @@ class _Referee:
         for seat in self.seats:
             if not seat.transcript:
                 continue
-            path = self.log_path.with_name(f"{self.log_path.stem}.seat{seat.index}.transcript.jsonl")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "a", encoding="utf-8") as f:
-                f.write("".join(seat.transcript))
+            append_transcript(_transcript_path(self.log_path, seat.index), "".join(seat.transcript))
             seat.transcript.clear()
 
     def _note(self, seat: _Seat, direction: str, line: str) -> None:
@@ -706,21 +697,6 @@ class _Referee:
         self._save(status, include_open_hole=True, error=error)
 
 
-def _check_writable(path: Path) -> None:
-    """Raise ConfigError unless a log can be written at `path` (checked before any bot starts)."""
-    try:
-        if path.is_dir():
-            raise ConfigError(f"cannot write the log {path}: it is a directory")
-        if path.exists() and not path.is_file():
-            # The log is written by renaming a new file over the old one: never over a device.
-            raise ConfigError(f"cannot write the log {path}: it exists and is not a regular file")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
-            pass
-    except OSError as e:
-        raise ConfigError(f"cannot write the log {path}: {e.strerror or e}") from None
-
-
 def run_match(
     config: MatchConfig,
     *,
@@ -728,10 +704,13 @@ def run_match(
     log_path: str | None = None,
     on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
     on_turn: Callable[[Game], None] | None = None,
+    force: bool = False,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
-    A log path that cannot be written raises ConfigError before any bot starts. `on_turn`
+    `log_path` (a template, from the current directory) replaces the config's log.path.
+    A log path that the match may not write raises ConfigError before any bot starts
+    (`outputs.check_outputs`; `force` replaces a file that is not a golfref log). `on_turn`
     is called with the game (to read, not to change) before each decision of a hole. Called
     from the main thread, it owns the stop signals for the match: the first one stops it
     (bots closed, the log saved as ``interrupted``), and any later one is ignored until
@@ -739,7 +718,14 @@ def run_match(
     """
     with _stop_on_signals() as stopped:
         referee = _Referee(config, seed, log_path, on_hole, on_turn)
-        _check_writable(referee.log_path)
+        check_outputs(config, referee.log_path, force=force)
+        transcribed = (
+            [i for i, p in enumerate(config.players) if p.command is not None] if config.log.transcript else []
+        )
+        try:
+            start_transcripts(referee.log_path, transcribed)
+        except OSError as e:
+            raise ConfigError(f"cannot write the transcripts next to {referee.log_path}: {e.strerror or e}") from None
         try:
             referee.start()
             referee.play()

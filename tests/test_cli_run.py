@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -413,3 +414,154 @@ def test_log_option_fills_the_template_and_refuses_an_empty_path(tmp_path: Path)
     assert written.name.startswith("cli-cli-") and "{" not in written.name
     proc = golfref("run", str(config), "--log", "")
     assert proc.returncode == 2 and "--log" in proc.stderr
+
+
+# -- the files a match writes (issue 7, item 4) ---------------------------------------------------
+
+
+BUILTINS = [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "greedy"}]
+
+
+def one_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("golfref: error: "), proc.stderr
+    return lines[0]
+
+
+def test_the_log_replaces_only_a_golfref_log_unless_forced(tmp_path: Path) -> None:
+    config = write_config(tmp_path, BUILTINS)
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"mine": "precious"}\n', encoding="utf-8")
+    line = one_error(golfref("run", str(config), "--quiet", "--log", str(notes)))
+    assert "is not a golfref log" in line and "--force" in line
+    assert notes.read_text(encoding="utf-8") == '{"mine": "precious"}\n'
+    assert one_error(golfref("check-config", str(config), "--log", str(notes))) == line
+    assert golfref("run", str(config), "--quiet", "--log", str(notes), "--force").returncode == 0
+    assert json.loads(notes.read_text(encoding="utf-8"))["format"] == "golfref-log"
+    again = golfref("run", str(config), "--quiet", "--log", str(notes))  # a golfref log is replaced
+    assert again.returncode == 0, again.stderr
+
+
+def test_the_log_never_replaces_an_input_of_the_match(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    script = tmp_path / "my_bot.py"
+    shutil.copy(BOTS / "echo_bot.py", script)
+    player = {"name": "mine", "command": [sys.executable, str(script)], "env": {TOKEN: token}}
+    config = write_config(tmp_path, [player, BUILTINS[0]])
+    before = config.read_bytes(), script.read_bytes()
+    for target, what in ((config, "it is the match config"), (script, "it is a file in the command of players[0]")):
+        for command in ("run", "check-config"):
+            line = one_error(golfref(command, str(config), "--log", str(target), "--force"))
+            assert what in line, line
+    assert (config.read_bytes(), script.read_bytes()) == before
+    assert leftovers(token) == []
+
+
+@pytest.mark.parametrize(
+    ("template", "shown"),
+    [
+        ("x/{bogus}.json", "{bogus}"),
+        ("{match_id.__class__}.json", "{match_id.__class__}"),
+        ("{match_id!r}", "{match_id!r}"),
+        ("{}.json", "{}"),
+        ("{0}", "{0}"),
+    ],
+    ids=["unknown", "attribute", "conversion", "positional", "index"],
+)
+@pytest.mark.parametrize("command", ["run", "check-config"])
+def test_a_bad_log_placeholder_is_a_usage_error(tmp_path: Path, template: str, shown: str, command: str) -> None:
+    config = write_config(tmp_path, BUILTINS)
+    line = one_error(golfref(command, str(config), "--log", str(tmp_path / template)))
+    assert f"unknown placeholder {shown} (use {{match_id}}, {{match}}, {{date}})" in line, line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["match.yaml"], "nothing is written"
+
+
+@pytest.mark.parametrize("kind", ["directory", "device", "under-a-file", "not-a-log", "the-config"])
+def test_check_config_finds_what_run_refuses(tmp_path: Path, kind: str) -> None:
+    config = write_config(tmp_path, BUILTINS)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    (tmp_path / "other.json").write_text("[]", encoding="utf-8")
+    path = {
+        "directory": str(tmp_path / "folder"),
+        "device": os.devnull,
+        "under-a-file": str(tmp_path / "a-file" / "m.json"),
+        "not-a-log": str(tmp_path / "other.json"),
+        "the-config": str(config),
+    }[kind]
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    data["log"]["path"] = path
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    checked = one_error(golfref("check-config", str(config)))
+    assert checked == one_error(golfref("run", str(config), "--quiet"))
+    assert "cannot write the log" in checked
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no sh on PATH")
+def test_check_config_finds_an_env_that_hides_the_program(tmp_path: Path) -> None:
+    player = {"name": "s", "command": "sh -c 'exit 0'", "env": {"PATH": str(tmp_path / "nothing-here")}}
+    config = write_config(tmp_path, [player, BUILTINS[0]])
+    line = one_error(golfref("check-config", str(config)))
+    assert "players[0].env.PATH: this PATH hides the program 'sh'" in line
+
+
+def test_transcripts_belong_to_one_match(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(tmp_path, [bot("echo", "echo_bot.py", token=token), BUILTINS[0]])
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    data["log"]["transcript"] = True
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    log = tmp_path / "out" / "m.json"
+    stale = tmp_path / "out" / "m.seat1.transcript.jsonl"  # from an earlier match in which seat 1 was a bot
+    stale.parent.mkdir()
+    stale.write_text('{"ms":1,"dir":"to_bot","line":"{}"}\n', encoding="utf-8")
+    sizes = []
+    for _ in range(2):
+        done = golfref("run", str(config), "--quiet", "--seed", "5", "--log", str(log))
+        assert done.returncode == 0, done.stderr
+        transcript = log.with_name("m.seat0.transcript.jsonl")
+        sizes.append(len(transcript.read_text(encoding="utf-8").splitlines()))
+        assert transcript.stat().st_mode & 0o777 == log.stat().st_mode & 0o777 == 0o600
+    assert sizes[0] > 0 and sizes[0] == sizes[1], "the second match's transcript holds only its own lines"
+    assert not stale.exists()
+    assert leftovers(token) == []
+
+
+def test_relative_paths_do_not_depend_on_where_golfref_runs(tmp_path: Path) -> None:
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    shutil.copy(BOTS / "echo_bot.py", folder / "bot.py")
+    (folder / "bot.py").chmod(0o755)
+    data = {
+        "match": "rel",
+        "rules": {"preset": "standard", "layout": "2x2", "holes": 1},
+        "players": [{"name": "b", "command": f"{shlex.quote(sys.executable)} bot.py"}, BUILTINS[0]],
+        "log": {"path": "out/{match}.json"},
+    }
+    config = folder / "match.yaml"
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = golfref("run", str(config), "--quiet", cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "out" / "rel.json").is_file() and not (elsewhere / "out").exists()
+    done = golfref("run", str(config), "--quiet", "--log", "here.json", cwd=elsewhere)  # --log: from the cwd
+    assert done.returncode == 0, done.stderr
+    assert (elsewhere / "here.json").is_file()
+
+
+@pytest.mark.parametrize("command", ["run", "check-config"])
+def test_every_config_problem_is_its_own_line(tmp_path: Path, command: str) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text(
+        "match: bad\nplayerz:\n  - {name: a, builtin: random}\nrules:\n  layot: 2x2\ntime:\n  mov_ms: 5\n",
+        encoding="utf-8",
+    )
+    done = golfref(command, str(config))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"golfref: error: {config}:2: playerz: unknown key 'playerz'; did you mean 'players'?",
+        f"golfref: error: {config}:5: rules.layot: unknown rule option 'layot'; did you mean 'layout'?",
+        f"golfref: error: {config}:7: time.mov_ms: unknown key 'mov_ms'; did you mean 'move_ms'?",
+    ]

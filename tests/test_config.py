@@ -7,6 +7,7 @@ and a fragment of the message. Every `ConfigError` reads `FILE:LINE: key.path: m
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import shlex
 import shutil
@@ -287,7 +288,7 @@ def test_defaults(tmp_path: Path) -> None:
         players=(PlayerSpec(name="a", builtin="random"), PlayerSpec(name="b", builtin="greedy")),
         time=TimeControl(startup_ms=10_000, move_ms=2_000, bank_ms=0, increment_ms=0, grace_ms=100),
         faults=FaultPolicy(mode=FaultMode.FALLBACK, fallback="greedy", max_faults=3),
-        log=LogSpec(path="logs/{match_id}.json", transcript=False),
+        log=LogSpec(path="logs/{match_id}.json", transcript=False, directory=str(tmp_path)),
         source=SOURCE,
     )
 
@@ -333,7 +334,7 @@ log:
     )
     assert config.time == TimeControl(startup_ms=5000, move_ms=250, bank_ms=1000, increment_ms=10, grace_ms=50)
     assert config.faults == FaultPolicy(mode=FaultMode.FORFEIT, fallback="random", max_faults=5)
-    assert config.log == LogSpec(path="out/{match}-{date}.json", transcript=True)
+    assert config.log == LogSpec(path="out/{match}-{date}.json", transcript=True, directory=str(tmp_path))
 
 
 def test_values_are_frozen(tmp_path: Path) -> None:
@@ -496,3 +497,119 @@ def test_huge_rule_values_are_config_errors(option: str) -> None:
     text = f"rules: {{{option}: 99999999999999999999}}\n" + players
     with pytest.raises(ConfigError, match=f"rules.{option}: must be off or -100 to 100"):
         parse_config(text, source="m.yaml")
+
+
+# -- every problem at once (issue 7, item 7) ------------------------------------------------------
+
+
+def test_every_problem_is_reported_in_file_order(tmp_path: Path) -> None:
+    text = (
+        "match: x\n"  # 1
+        "rules:\n"  # 2
+        "  layot: 2x2\n"  # 3
+        "players:\n"  # 4
+        "  - {name: a, builtin: random}\n"  # 5
+        "  - {name: a, builtin: greedy}\n"  # 6
+        "time:\n"  # 7
+        "  mov_ms: 10\n"  # 8
+        "faults:\n"  # 9
+        "  policy: forfit\n"  # 10
+        "log:\n"  # 11
+        "  path: logs/{matchid}.json\n"  # 12
+    )
+    with pytest.raises(ConfigError) as info:
+        parse(text, tmp_path)
+    errors = info.value.errors
+    assert [e.split(": ", 2)[:2] for e in errors] == [
+        [f"{SOURCE}:3", "rules.layot"],
+        [f"{SOURCE}:6", "players[1].name"],
+        [f"{SOURCE}:8", "time.mov_ms"],
+        [f"{SOURCE}:10", "faults.policy"],
+        [f"{SOURCE}:12", "log.path"],
+    ], errors
+    assert str(info.value).splitlines() == list(errors)
+
+
+@pytest.mark.parametrize("key", ["player", "playerz", "Players"])
+def test_a_misspelt_players_key_suggests_players(tmp_path: Path, key: str) -> None:
+    text = f"match: x\n{key}:\n  - {{name: a, builtin: random}}\n  - {{name: b, builtin: greedy}}\n"
+    with pytest.raises(ConfigError) as info:
+        parse(text, tmp_path)
+    # one mistake, one message: not also "'players' is required"
+    assert info.value.errors == (f"{SOURCE}:2: {key}: unknown key {key!r}; did you mean 'players'?",)
+
+
+@pytest.mark.parametrize(
+    ("log", "line"),
+    [
+        ("log:\n  path: {match_id}.json\n", 5),
+        ("log:\n  path: {match_id}\n", 5),
+        ("log: {path: logs/{match_id}.json}\n", 4),
+    ],
+    ids=["yaml-error", "read-as-a-mapping", "flow-mapping"],
+)
+def test_an_unquoted_placeholder_gets_a_hint_to_quote_it(tmp_path: Path, log: str, line: int) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse(TWO + log, tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{SOURCE}:{line}: "), message
+    assert 'quote a value holding a placeholder, as in path: "logs/{match_id}.json"' in message, message
+
+
+@pytest.mark.parametrize(
+    ("tail", "operator"),
+    [
+        ("bot.py | tee out.txt", "|"),
+        ("bot.py > out.txt", ">"),
+        ("bot.py 2>&1", ">"),
+        ("bot.py < in.txt", "<"),
+        ("bot.py && echo done", "&&"),
+        ("bot.py || echo failed", "||"),
+        ("bot.py; echo done", ";"),
+        ("bot.py `date`", "`"),
+        ("bot.py $(date)", "$("),
+        ("bot.py &", "&"),
+    ],
+)
+def test_shell_syntax_in_a_command_is_an_error(tmp_path: Path, tail: str, operator: str) -> None:
+    command = f"{shlex.quote(sys.executable)} {tail}"
+    text = f"players:\n  - name: a\n    command: {json.dumps(command)}\n  - {{name: b, builtin: greedy}}\n"
+    with pytest.raises(ConfigError) as info:
+        parse(text, tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{SOURCE}:3: players[0].command: {operator!r} is shell syntax"), message
+    assert "no shell runs the command" in message and "[sh, -c," in message
+
+
+@pytest.mark.parametrize(
+    "tail", ["-c 'print(1 | 2)'", '"a > b"', "a\\;b", "--x='$(y)'"], ids=["single", "double", "escaped", "inner"]
+)
+def test_quoted_shell_characters_are_plain_arguments(tmp_path: Path, tail: str) -> None:
+    command = f"{shlex.quote(sys.executable)} {tail}"
+    text = f"players:\n  - name: a\n    command: {json.dumps(command)}\n  - {{name: b, builtin: greedy}}\n"
+    assert parse(text, tmp_path).players[0].command == tuple(shlex.split(command))
+
+
+@pytest.mark.skipif(shutil.which("sh") is None, reason="no sh on PATH")
+def test_an_env_path_that_hides_the_program_is_an_error(tmp_path: Path) -> None:
+    text = (
+        "players:\n  - name: a\n    command: sh -c 'exit 0'\n    env:\n      PATH: /no/such/folder\n"
+        "  - {name: b, builtin: greedy}\n"
+    )
+    with pytest.raises(ConfigError) as info:
+        parse(text, tmp_path)
+    assert str(info.value).startswith(f"{SOURCE}:5: players[0].env.PATH: this PATH hides the program 'sh'")
+    folder = str(Path(shutil.which("sh") or "").parent)
+    assert parse(text.replace("/no/such/folder", folder), tmp_path).players[0].env == (("PATH", folder),)
+
+
+def test_the_log_path_is_read_from_the_config_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    path = folder / "match.yaml"
+    path.write_text(TWO + "log:\n  path: out/{match}.json\n", encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    config = load_config(path)
+    assert config.log.directory is not None and Path(config.log.directory).resolve() == folder.resolve()
