@@ -574,9 +574,18 @@ def fault_report(result: MatchResult) -> list[str]:
     return lines
 
 
+class _Interrupted(BaseException):
+    """Ctrl-C outside a match: typer would turn a KeyboardInterrupt into a silent exit 130."""
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    raise _Interrupted
+
+
 def main() -> None:
     """Console entry point: one-line errors, and the exit codes the README documents."""
     try:
+        signal.signal(signal.SIGINT, _on_interrupt)  # run_match puts its own in place while a match runs
         code = app(standalone_mode=False)
     except typer.TyperException as e:
         # typer's own rendering of a usage error is a box of several lines; here it is one.
@@ -589,7 +598,7 @@ def main() -> None:
         err(f"golfref: error: {_one_line(message)}{hint}")
         exit_code = getattr(e, "exit_code", EXIT_USAGE)
         sys.exit(exit_code if isinstance(exit_code, int) and exit_code > 1 else EXIT_USAGE)
-    except (KeyboardInterrupt, typer.Abort):
+    except (_Interrupted, KeyboardInterrupt, typer.Abort):
         err("golfref: interrupted")
         sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:

@@ -282,14 +282,16 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(
     assert leftovers(token) == []
 
 
-def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path: Path) -> None:
-    """Deterministic: the process signals itself as the CLI's imports reach golfref.config."""
+@pytest.mark.parametrize("module", ["golfref.cards", "golfref.config"], ids=["cli-import", "command-import"])
+def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path: Path, module: str) -> None:
+    """Deterministic: the process signals itself as an import reaches `module` (loaded with
+    the CLI itself, or later by the command)."""
     config = write_config(tmp_path, [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "greedy"}])
     code = (
         "import os, signal, sys\n"
         "class Hook:\n"
         "    def find_spec(self, name, path, target=None):\n"
-        "        if name == 'golfref.config':\n"
+        f"        if name == {module!r}:\n"
         "            os.kill(os.getpid(), signal.SIGINT)\n"
         "        return None\n"
         "sys.meta_path.insert(0, Hook())\n"
