@@ -30,7 +30,7 @@ Environment
     ``LANG``, ``LC_ALL``    ``C.UTF-8``
     ``PYTHONUNBUFFERED``    ``1``, so Python bots need not flush by hand
     ``PYTHONIOENCODING``    ``utf-8``
-    ``GOLFREF_PROTOCOL``    ``1``, the protocol version
+    ``GOLFREF_PROTOCOL``    ``2``, the protocol version
     ``GOLFREF_SEAT``        the bot's seat, counted from 0
 
     plus the extras of the bot's configuration, which may replace any of these except the
@@ -112,7 +112,7 @@ SEND_WAIT = 1.0
 """How long `BotProcess.send` waits for a full stdin pipe when no deadline is given, in seconds."""
 UNASKED_LIMIT = 64
 """How many untaken lines are kept per bot since the latest send, and again from before it."""
-PROTOCOL = "1"
+PROTOCOL = "2"
 """The protocol version announced to bots in ``GOLFREF_PROTOCOL``."""
 
 _CHUNK = 64 * 1024  # one pipe's worth: a read never returns more

@@ -1,4 +1,4 @@
-"""Messages between the referee and bots: protocol version 1, one JSON object per line.
+"""Messages between the referee and bots: protocol version 2, one JSON object per line.
 
 Every message type is described in `schemas/protocol.schema.json`. Messages from bots
 are checked here by hand, to the letter of that schema, because a JSON Schema
@@ -15,9 +15,11 @@ from typing import Any
 import orjson
 
 from .engine import HoleResult
+from .rules import DOUBLE, Rules
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "hello_rules",
     "MessageError",
     "NotJson",
     "InvalidMessage",
@@ -32,7 +34,9 @@ __all__ = [
     "clip",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""Version 2 gave every field of hello's `rules` one JSON type (version 1 mixed "off" and
+"double" with numbers)."""
 
 _loads = json.loads
 
@@ -65,6 +69,26 @@ class NotJson(MessageError):
 
 class InvalidMessage(MessageError):
     """The line is JSON but not the message expected."""
+
+
+def hello_rules(rules: Rules) -> dict[str, Any]:
+    """The rule set as hello carries it: `Rules.to_dict()` with one JSON type per field.
+
+    A config writes `off` and `double` among numbers; a bot in a typed language should not
+    have to parse that, so an option that is off is null and a doubling knock penalty is
+    its own boolean, `knock_double` (with `knock_penalty` null).
+    """
+    out: dict[str, Any] = {}
+    for name, value in rules.to_dict().items():
+        if name in ("jokers", "block_bonus"):
+            out[name] = getattr(rules, name)
+        elif name == "knock_penalty":
+            double = rules.knock_penalty == DOUBLE
+            out[name] = None if double else rules.knock_penalty
+            out["knock_double"] = double
+        else:
+            out[name] = value
+    return out
 
 
 def hello(seat: int, names: Sequence[str], rules: dict[str, Any], time: dict[str, int]) -> str:

@@ -393,7 +393,7 @@ class _Referee:
 
     def start(self) -> None:
         tc = self.config.time
-        rules_json = self.rules.to_dict()
+        rules_json = protocol.hello_rules(self.rules)
         started = []
         for seat in self.seats:
             spec = seat.spec

@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from golfref.cli import app
+from golfref.log import compute_digest, read_log
+from golfref.replay import Status, validate
 from tests.test_docs_rules import _console_examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,3 +42,16 @@ def test_two_command_contract() -> None:
     assert re.search(r"^demo:", makefile, flags=re.M) and re.search(r"^test:", makefile, flags=re.M)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "make test" in ci
+
+
+def test_the_digest_promise_is_what_validation_does() -> None:
+    """README: the digest catches an edit that did not update it, and is no signature: a
+    re-sealed edit of a field no rule derives passes as valid."""
+    words = " ".join(README.replace("*", "").split())
+    assert "It is not a signature" in words and "Forging is not prevented" in words
+    doc = read_log(ROOT / "tests" / "logs" / "standard_2p.json")
+    assert validate(doc).status is Status.VALID
+    doc["players"][0]["name"] = "someone else"
+    assert validate(doc).status is Status.TAMPERED
+    doc["digest"] = compute_digest(doc)
+    assert validate(doc).status is Status.VALID

@@ -3,6 +3,7 @@
 - Every ```console block is run: each `$ golfref ...` line goes through typer's CliRunner
   and its output must equal the lines that follow it (trailing whitespace ignored).
 - Every option name and every decision D1..D15 (and gap decision G1..G17) is mentioned.
+- The page stands on its own: every file it names or links to is in the repository.
 - The "Default values" table and the "What `decks: auto` gives" table match resolve_rules
   for every preset, every layout 1x1..4x4 and every player count.
 """
@@ -21,7 +22,8 @@ from typer.testing import CliRunner
 from golfref.cli import app
 from golfref.rules import OPTION_NAMES, PRESETS, RulesError, resolve_rules
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "RULES.md"
 TEXT = DOC.read_text(encoding="utf-8")
 LAYOUTS = [f"{r}x{c}" for r in range(1, 5) for c in range(1, 5)]
 PLAYERS = range(2, 9)
@@ -106,6 +108,33 @@ def test_decision_cited(ref: str) -> None:
 @pytest.mark.parametrize("n", range(1, 16))
 def test_decision_has_section(n: int) -> None:
     assert re.search(rf"^### D{n} ", TEXT, re.MULTILINE), f"no section for D{n}"
+
+
+# -- standing on its own --------------------------------------------------------------------
+
+# A file name: a path-like word ending in an extension a repository file could have.
+_FILE_NAME = re.compile(r"(?<![\w/.-])[\w./-]*\w\.(?:md|txt|py|pyi|json|jsonl|ya?ml|js|toml|cfg|ini|csv|sh)\b")
+_LINK = re.compile(r"\]\(([^)#\s]+)")
+_URL = re.compile(r"\b[a-z]+://\S+")
+
+
+def named_files(text: str) -> list[str]:
+    """Every file name mentioned in `text` and every relative link target (web addresses aside)."""
+    links = [t for t in _LINK.findall(text) if not _URL.match(t)]
+    return sorted(set(_FILE_NAME.findall(_URL.sub(" ", text))) | set(links))
+
+
+def test_named_files_finds_what_a_page_could_cite() -> None:
+    text = "see `golf-rules.md`, 000_5fdfee220c735fad.txt and [x](../schemas/log.schema.json#a) (x.py)"
+    assert named_files(text) == ["../schemas/log.schema.json", "000_5fdfee220c735fad.txt", "golf-rules.md", "x.py"]
+    assert named_files("[web](https://example.org/a.md) version 1.0, e.g. 2x3") == []
+
+
+def test_rules_md_names_no_file_outside_the_repository() -> None:
+    """A reader must find every file the page names: as a path from the repository's root
+    or from docs/ (a bare name of a file elsewhere, or of a text kept outside, fails)."""
+    missing = [n for n in named_files(TEXT) if not ((ROOT / n).is_file() or (DOC.parent / n).is_file())]
+    assert missing == [], f"RULES.md names files that are not in the repository: {missing}"
 
 
 # -- tables ----------------------------------------------------------------------------------

@@ -201,14 +201,14 @@ def test_bot_environment_is_minimal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
     env = bot_environment({"EXTRA": "yes"}, 2)
     assert set(env) == MINIMAL_ENV | {"EXTRA"}
-    assert env["GOLFREF_SEAT"] == "2" and env["GOLFREF_PROTOCOL"] == "1"
+    assert env["GOLFREF_SEAT"] == "2" and env["GOLFREF_PROTOCOL"] == "2"
     assert env["PATH"] == os.environ["PATH"]
     assert env["LANG"] == env["LC_ALL"] == "C.UTF-8"
 
 
 @pytest.mark.parametrize(
     ("extra", "seat"),
-    [({"GOLFREF_SEAT": "1"}, 0), ({"GOLFREF_PROTOCOL": "2"}, 0), ({"A=B": "x"}, 0), ({"A": "x\0y"}, 0), (None, -1)],
+    [({"GOLFREF_SEAT": "1"}, 0), ({"GOLFREF_PROTOCOL": "1"}, 0), ({"A=B": "x"}, 0), ({"A": "x\0y"}, 0), (None, -1)],
 )
 def test_bot_environment_rejects_bad_input(extra: dict[str, str] | None, seat: int) -> None:
     with pytest.raises(ValueError):

@@ -15,11 +15,13 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given
 
-from golfref import protocol
+from golfref import process, protocol
 from golfref.engine import Game
-from golfref.rules import resolve_rules
+from golfref.rules import DOUBLE, PRESETS, Rules, resolve_rules
 from golfref.view import events_for, view
+from tests.test_properties import rule_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "schemas"
@@ -204,7 +206,7 @@ def test_built_messages_validate(preset: str, overrides: dict[str, Any], players
     game, requests, hole_ends = played_game(preset, overrides, players)
     time = {"startup_ms": 10_000, "move_ms": 2_000, "bank_ms": 0, "increment_ms": 0, "grace_ms": 100}
     names = [f"p{i}" for i in range(players)]
-    lines = [protocol.hello(i, names, game.rules.to_dict(), time) for i in range(players)]
+    lines = [protocol.hello(i, names, protocol.hello_rules(game.rules), time) for i in range(players)]
     lines += requests + hole_ends
     lines.append(protocol.match_end(game.totals, game.placings([players - 1]), [players - 1]))
     lines.append(protocol.goodbye())
@@ -216,7 +218,7 @@ def test_built_messages_validate(preset: str, overrides: dict[str, Any], players
         assert errors == [], (message["type"], errors[:3])
     assert json.loads(protocol.goodbye()) == {"type": "goodbye"}
     hello = json.loads(lines[0])
-    assert hello["protocol"] == protocol.PROTOCOL_VERSION == 1 and hello["seat"] == 0 and hello["players"] == names
+    assert hello["protocol"] == protocol.PROTOCOL_VERSION == 2 and hello["seat"] == 0 and hello["players"] == names
 
 
 def test_the_schema_rejects_what_no_message_is() -> None:
@@ -230,3 +232,80 @@ def test_schemas_are_valid_against_their_metaschema(name: str) -> None:
     schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_the_environment_announces_the_protocol_version() -> None:
+    assert str(protocol.PROTOCOL_VERSION) == process.PROTOCOL  # GOLFREF_PROTOCOL
+
+
+# -- hello's rules: one JSON type per field ---------------------------------------------
+
+RULES_SCHEMA = SCHEMA["$defs"]["rules"]
+RULES_VALIDATOR = jsonschema.Draft202012Validator(RULES_SCHEMA)
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a decoded JSON scalar."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    for name, kind in (("integer", int), ("number", float), ("string", str), ("array", list), ("object", dict)):
+        if isinstance(value, kind):
+            return name
+    raise AssertionError(f"not JSON: {value!r}")
+
+
+def schema_types() -> dict[str, tuple[str, ...]]:
+    """Each field of hello.rules and its JSON types, as the schema declares them."""
+    out = {}
+    for name, prop in RULES_SCHEMA["properties"].items():
+        declared = prop["type"]
+        out[name] = (declared,) if isinstance(declared, str) else tuple(declared)
+    return out
+
+
+def test_the_schema_gives_every_rules_field_one_type_or_null() -> None:
+    assert RULES_SCHEMA["required"] == list(RULES_SCHEMA["properties"])
+    assert RULES_SCHEMA["additionalProperties"] is False
+    for name, types in schema_types().items():
+        assert types[0] != "null" and types[1:] in ((), ("null",)), f"rules.{name}: {types}"
+
+
+def check_hello_rules(rules: Rules) -> None:
+    """hello.rules for `rules`, as a bot decodes it, has exactly the schema's types and meaning."""
+    time = {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 0}
+    sent = json.loads(protocol.hello(0, ["a"] * rules.players, protocol.hello_rules(rules), time))["rules"]
+    types = schema_types()
+    assert list(sent) == list(types), "hello.rules has the schema's fields, in its order"
+    for name, value in sent.items():
+        assert json_type(value) in types[name], f"rules.{name} = {value!r} is not {' or '.join(types[name])}"
+    assert [e.message for e in RULES_VALIDATOR.iter_errors(sent)] == []
+    assert VALIDATOR.is_valid(json.loads(protocol.hello(0, ["a"] * rules.players, sent, time)))
+    # null means off; a doubling knock penalty is its own boolean.
+    assert (sent["jokers"], sent["block_bonus"]) == (rules.jokers, rules.block_bonus)
+    assert sent["knock_double"] == (rules.knock_penalty == DOUBLE)
+    assert sent["knock_penalty"] == (None if sent["knock_double"] else rules.knock_penalty)
+    plain = rules.to_dict()
+    for name in set(plain) - {"jokers", "block_bonus", "knock_penalty"}:
+        assert sent[name] == plain[name], f"rules.{name} differs from `golfref rules --json`"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"jokers": "on", "block_bonus": "on", "knocking": True, "knock_penalty": DOUBLE},
+        {"jokers": -5, "block_bonus": -8, "knock_penalty": 0},
+        {"layout": "2x2"},
+        {"layout": "3x3", "jokers": 0, "block_bonus": 0},
+    ],
+)
+def test_hello_rules_have_the_documented_type_for_every_preset(preset: str, overrides: dict[str, Any]) -> None:
+    check_hello_rules(resolve_rules(preset, overrides, 2))
+
+
+@given(rules=rule_sets())
+def test_hello_rules_have_the_documented_type_for_random_rule_sets(rules: Rules) -> None:
+    check_hello_rules(rules)

@@ -165,10 +165,10 @@ def hello(rules: Rules, seat: int) -> dict[str, Any]:
     """The hello for `seat`."""
     message = {
         "type": "hello",
-        "protocol": 1,
+        "protocol": protocol.PROTOCOL_VERSION,
         "seat": seat,
         "players": [f"bot{s}" for s in range(rules.players)],
-        "rules": rules.to_dict(),
+        "rules": protocol.hello_rules(rules),
         "time": TIME,
     }
     VALIDATOR.validate(message)

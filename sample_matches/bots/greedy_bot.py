@@ -30,9 +30,8 @@ class Rules:
         self.values = {"A": 1, "2": rules.get("twos", -2), "T": 10, "K": 0,
                        "J": 11 if court == "11/12" else 10, "Q": 12 if court == "11/12" else 10}
         self.values.update({r: int(r) for r in "3456789"})
-        jokers = rules.get("jokers", "off")
-        if isinstance(jokers, int) and not isinstance(jokers, bool):
-            self.values["X"] = jokers
+        if rules.get("jokers") is not None:  # an integer, or null with jokers off
+            self.values["X"] = rules["jokers"]
         self.pairs = rules.get("cancel", "line") == "pairs"
         self.groups = self._groups(rules)
         self.swap_face_up = rules.get("swap_face", "up") == "up"

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A Golf bot for golfref that plays a uniformly random legal action, for Node.js
-// without npm packages. Protocol version 1: one JSON object per line on stdin/stdout.
+// without npm packages. Protocol version 2: one JSON object per line on stdin/stdout.
 //
 //   hello    -> answer {"type": "ready", ...}
 //   request  -> answer {"type": "answer", "id": <the request's id>, "action": <one of legal>}

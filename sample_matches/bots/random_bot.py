@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A Golf bot for golfref that plays a uniformly random legal action.
 
-The smallest complete bot: it speaks protocol version 1 (one JSON object per line on
+The smallest complete bot: it speaks protocol version 2 (one JSON object per line on
 stdin and stdout) and shows everything a bot must do. Standard library only.
 
     hello    -> answer {"type": "ready", ...}
