@@ -585,7 +585,8 @@ def _on_interrupt(signum: int, frame: object) -> None:
 def main() -> None:
     """Console entry point: one-line errors, and the exit codes the README documents."""
     try:
-        signal.signal(signal.SIGINT, _on_interrupt)  # run_match puts its own in place while a match runs
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored in a background job: leave it so
+            signal.signal(signal.SIGINT, _on_interrupt)  # run_match puts its own in place while a match runs
         code = app(standalone_mode=False)
     except typer.TyperException as e:
         # typer's own rendering of a usage error is a box of several lines; here it is one.

@@ -21,6 +21,16 @@ Processes
     reaped with ``waitpid`` on their exact pids, never ``waitpid(-1)``, so the exit status
     of a bot is never stolen.
 
+    Should the referee die without closing its bots (SIGKILL), they die too: each bot's
+    main process gets a parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and a
+    watchdog, forked when the first bot starts into a session of its own, holds a pipe from
+    the referee and the list of bot process groups; when the pipe closes without the bots
+    having been closed, it kills those groups (and their sessions) and exits. It is ended
+    and reaped whenever no bot is running.
+
+    When a bot's stdout closes, `BotProcess.wait_exit` waits (boundedly) for its exit
+    status, so that the status recorded does not depend on how soon the referee looked.
+
 Environment
     A bot sees exactly these variables (`bot_environment`) and nothing else of the
     referee's environment:

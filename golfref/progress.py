@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from .terminal import sanitize
+from .terminal import hole_label, sanitize
 
 if TYPE_CHECKING:
     from .engine import Game, HoleResult
@@ -54,13 +54,13 @@ def progress_text(
     elapsed: float,
     left: float | None,
 ) -> str:
-    """The live line: `hole 2 (0-8) · turn 14 · 0:42 elapsed, ~1:05 left · totals: a 12, b 30`.
+    """The live line: `hole 2 of 0-8 · turn 14 · 0:42 elapsed, ~1:05 left · totals: a 12, b 30`.
 
     The totals come last: a narrow terminal cuts them rather than the clock.
     """
     scores = ", ".join(f"{sanitize(n)} {t}" for n, t in zip(names, totals, strict=True))
     estimate = "estimating the rest" if left is None else f"~{clock_text(left)} left"
-    return f"hole {hole} (0-{holes - 1}) · turn {turn} · {clock_text(elapsed)} elapsed, {estimate} · totals: {scores}"
+    return f"{hole_label(hole, holes)} · turn {turn} · {clock_text(elapsed)} elapsed, {estimate} · totals: {scores}"
 
 
 class LiveProgress:

@@ -747,7 +747,8 @@ def _stop_on_signals() -> Iterator[list[int]]:
 
     The handler itself decides, so no window is left between a first signal and the
     cleanup in which a second one could cut the cleanup short. Yields a list that the
-    caller appends to once it is cleaning up: a signal from then on is only noted.
+    caller appends to once it is cleaning up: a signal from then on is only noted. A
+    signal that was ignored when the match started (``nohup``) is left ignored.
     """
     stopping: list[int] = []
 
@@ -758,7 +759,9 @@ def _stop_on_signals() -> Iterator[list[int]]:
         raise _Stop(signum)
 
     try:
-        previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
+        # A signal ignored when golfref started (nohup, a background job) stays ignored.
+        taken = [sig for sig in STOP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN]
+        previous = {sig: signal.signal(sig, handler) for sig in taken}
     except ValueError:  # not the main thread: signals are not ours to handle
         yield stopping
         return

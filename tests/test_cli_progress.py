@@ -63,9 +63,9 @@ def run(tmp_path: Path, *args: str, tty: bool) -> tuple[int, str, str]:
 def test_live_line_on_a_terminal(tmp_path: Path) -> None:
     code, stdout, stderr = run(tmp_path, tty=True)
     assert code == 0, stderr
-    assert "hole 0 (0-1) · turn 0 · " in stderr
-    assert "hole 1 (0-1) · turn 0 · " in stderr
-    assert "~" in stderr.split("hole 1 (0-1)", 1)[1]  # an estimate once a hole has been timed
+    assert "hole 0 of 0-1 · turn 0 · " in stderr
+    assert "hole 1 of 0-1 · turn 0 · " in stderr
+    assert "~" in stderr.split("hole 1 of 0-1 ·", 1)[1]  # an estimate once a hole has been timed
     assert "totals: greedy " in stderr
     # The hole-end lines stay, one a hole, and the standings on stdout are untouched.
     lines = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", stderr).replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -99,6 +99,6 @@ def test_estimate_comes_from_the_holes_played() -> None:
 
 def test_progress_text() -> None:
     line = progress_text(2, 9, 14, ["a", "b\x1b[2J"], [12, 30], 42.4, 65.0)
-    assert line == "hole 2 (0-8) · turn 14 · 0:42 elapsed, ~1:05 left · totals: a 12, b\\x1b[2J 30"
+    assert line == "hole 2 of 0-8 · turn 14 · 0:42 elapsed, ~1:05 left · totals: a 12, b\\x1b[2J 30"
     assert "estimating" in progress_text(0, 9, 0, ["a"], [0], 1.0, None)
     assert clock_text(3725) == "1:02:05"

@@ -91,6 +91,18 @@ def leftovers(token: str) -> list[str]:
     return found
 
 
+def default_signals(*ignored: signal.Signals) -> Any:
+    """A preexec function: the child starts with the stop signals at their defaults, whatever
+    the test process inherited (a suite started in the background ignores SIGINT), except
+    `ignored`, which it starts ignoring (as under nohup)."""
+
+    def reset() -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
+
+    return reset
+
+
 def valid(log: dict[str, Any]) -> bool:
     return LOG_VALIDATOR.is_valid(log)
 
@@ -252,6 +264,7 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=default_signals(),
     )
     try:
         give_up = time.monotonic() + WAIT
@@ -282,6 +295,43 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(
     assert leftovers(token) == []
 
 
+def test_a_signal_ignored_at_start_stays_ignored(tmp_path: Path) -> None:
+    """Started under nohup (SIGHUP ignored), a hang-up does not stop the match; SIGTERM still does."""
+    token = uuid.uuid4().hex
+    config = write_config(
+        tmp_path,
+        [bot("sleeper", "bad_bot.py", "sleep-forever", token=token), bot("echo", "echo_bot.py", token=token)],
+        move_ms=60_000,
+    )
+    log = tmp_path / "logs" / "nohup.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=default_signals(signal.SIGHUP),
+    )
+    try:
+        give_up = time.monotonic() + WAIT
+        while not log.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < give_up, "the log never appeared"
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert json.loads(log.read_text(encoding="utf-8"))["error"] == "interrupted by SIGTERM"
+    assert leftovers(token) == []
+
+
 @pytest.mark.parametrize("module", ["golfref.cards", "golfref.config"], ids=["cli-import", "command-import"])
 def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path: Path, module: str) -> None:
     """Deterministic: the process signals itself as an import reaches `module` (loaded with
@@ -306,6 +356,7 @@ def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path: P
         cwd=ROOT,
         timeout=WAIT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=default_signals(),
     )
     assert done.returncode == 130, done.stderr
     assert done.stderr == "golfref: interrupted\n"

@@ -309,3 +309,24 @@ def test_hello_rules_have_the_documented_type_for_every_preset(preset: str, over
 @given(rules=rule_sets())
 def test_hello_rules_have_the_documented_type_for_random_rule_sets(rules: Rules) -> None:
     check_hello_rules(rules)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        json.dumps({"type": "t" * 4000, "id": 1, "action": "stock"}),
+        json.dumps({"type": ["x"] * 2000, "id": 1, "action": "stock"}),
+    ],
+    ids=["long-type", "list-type"],
+)
+def test_a_message_error_quotes_at_most_a_little_of_the_line(line: str) -> None:
+    for parse in (protocol.parse_answer, protocol.parse_ready):
+        with pytest.raises(protocol.MessageError) as caught:
+            parse(line)
+        assert len(str(caught.value)) < 100, str(caught.value)
+
+
+def test_clip_cuts_long_values_and_keeps_short_ones() -> None:
+    assert protocol.clip(10**3999).endswith("...") and len(protocol.clip(10**3999)) == 40
+    assert protocol.clip("stock") == "'stock'"
+    assert protocol.clip(1001) == "1001"

@@ -226,7 +226,7 @@ class Case:
 
 DQ, FAULTED, OK = SeatStatus.DISQUALIFIED, SeatStatus.FAULTED, SeatStatus.OK
 CASES = [
-    Case("sleep-forever", (T,), (T, T), DQ, timed=MOVE_SHORT),
+    Case("sleep-forever", (T,), (T, T), DQ, timed=MOVE_SHORT, message="no answer to request 1 within the time limit"),
     Case("exit-mid-match", (X,), (X,), DQ),
     Case("partial-exit", (X,), (X,), DQ),
     Case("crash-at-startup", (X,), (X,), DQ, startup=True, stderr="crashing at startup on purpose"),
@@ -258,6 +258,15 @@ CASES = [
     ),
     Case("stderr-flood", (), (), OK, stderr="FLOOD-END"),
     Case("wrong-id", (FaultKind.WRONG_ID,), (FaultKind.WRONG_ID,) * 2, DQ, answer_json(lambda m: m["id"] > 1000)),
+    # A 4,000-digit id is quoted cut short, like every value a bot sent.
+    Case(
+        "huge-id",
+        (FaultKind.WRONG_ID,),
+        (FaultKind.WRONG_ID,) * 2,
+        DQ,
+        lambda line: line is not None and len(line) < 300,
+        message="answer id 1000000",
+    ),
     Case(
         "answer-twice",
         (FaultKind.REPEATED_ID,),
@@ -360,6 +369,7 @@ def test_misbehaving_bot(tmp_path: Path, case: Case, policy: str) -> None:
         assert case.line(result.faults[0].line), result.faults[0].line
     if case.message is not None:
         assert case.message in result.faults[0].message, result.faults[0].message
+    assert all(len(f.message) < 250 for f in result.faults), "what a bot sent is quoted cut short"
 
     # the seat's standing
     status = DQ if expected and policy == "forfeit" else case.fallback_status

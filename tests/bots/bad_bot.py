@@ -17,7 +17,7 @@ MODES = {
     "answer-twice", "unasked", "illegal", "fork-child", "ignore-sigterm", "setsid-child",
     "setsid-orphan", "slow-ready", "trickle", "crlf", "partial-exit", "print-env", "chatter",
     "long-garbage", "invalid-answer", "late-answer", "answer-twice-at-once",
-    "close-stdout-exit", "close-stdout-stay", "banner", "stale-flood", "early-answer",
+    "close-stdout-exit", "close-stdout-stay", "banner", "stale-flood", "early-answer", "huge-id",
 }
 HUGE = 10 * 1024 * 1024
 LONG = 100_000  # under the referee's line limit, far over what a fault keeps
@@ -145,6 +145,8 @@ def main() -> int:
             write(b"x" * HUGE + b"\n" + answer(rid, legal[0]))
         elif mode == "wrong-id":
             write(answer(rid + 1000, legal[0]))
+        elif mode == "huge-id":
+            write(answer(10**3999, legal[0]))
         elif mode == "answer-twice":
             write(answer(rid, legal[0]))
             write(answer(rid, legal[0]))
