@@ -427,8 +427,11 @@ class _Referee:
         # Lines before ready (a library's banner, a debug print) are faults like any other,
         # charged by the fault policy; the bot may still say ready before its deadline.
         assert seat.bot is not None
+        # What it printed before the hello reached it comes first: whether a banner is read
+        # before or after the hello was sent depends only on timing, and the record must not.
+        early = self.pool.take_unasked(seat.bot)
         while seat.live and seat.reported_name is None:
-            result = self.pool.read_line(seat.bot, deadline)
+            result = early.pop(0) if early else self.pool.read_line(seat.bot, deadline)
             if result.status is not ReadStatus.LINE or result.line is None:
                 self._read_fault(seat, result, "ready", None)
                 if result.status in (ReadStatus.TIMEOUT, ReadStatus.EXITED):

@@ -895,3 +895,26 @@ def test_the_match_time_caps_a_bot_over_the_whole_match(tmp_path: Path) -> None:
     from golfref.replay import Status, validate
 
     assert validate(result.log).status is Status.VALID
+
+
+def test_a_banner_before_the_hello_is_the_same_fault_as_one_after(tmp_path: Path) -> None:
+    """A line printed before the hello was even sent is still a line before ready.
+
+    The shell prints at once, while the referee is still starting the other three bots, so
+    the banner usually reaches the pipe before the hello goes out (the 'banner' case of
+    test_misbehaving_bot usually has it after): the record must be the same either way.
+    """
+    token = uuid.uuid4().hex
+    shell = {
+        "name": "shell",
+        "command": ["/bin/sh", "-c", f"echo 'loading the model...'; exec {sys.executable} {ECHO_BOT}"],
+        "env": {TOKEN: token},
+    }
+    echoes = [bot(f"echo{i}", ECHO_BOT, token=token) for i in range(3)]
+    config = make_config(tmp_path, [shell, *echoes], faults={"policy": "fallback", "max_faults": 3})
+    result = run_match(config, seed=5)
+    assert [(f.seat, f.kind, f.hole, f.request, f.line) for f in result.faults] == [
+        (0, FaultKind.NOT_JSON, None, None, "loading the model...")
+    ]
+    assert result.statuses == (SeatStatus.FAULTED, OK, OK, OK)
+    assert leftovers(token) == {}
