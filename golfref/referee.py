@@ -720,6 +720,10 @@ def run_match(
     from the main thread, it owns the stop signals for the match: the first one stops it
     (bots closed, the log saved as ``interrupted``), and any later one is ignored until
     that is done, however soon it comes.
+
+    `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
+    KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
+    hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
     with _stop_on_signals() as stopped:
         referee = _Referee(config, seed, log_path, on_hole, on_turn)

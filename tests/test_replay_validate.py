@@ -179,6 +179,21 @@ def test_make_logs_recreates_every_sample_byte_for_byte(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (LOGS / name).read_bytes(), name
 
 
+def test_make_logs_uses_only_public_golfref_names() -> None:
+    """The sample generator goes through the library's public API, as any tool would."""
+    import ast
+
+    tree = ast.parse((LOGS / "make_logs.py").read_text(encoding="utf-8"))
+    private = [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("golfref")
+        for alias in node.names
+        if alias.name.startswith("_")
+    ]
+    assert private == []
+
+
 def test_a_log_as_written_by_write_log_validates(tmp_path: Path) -> None:
     # A log exactly as write_log lays it out (not re-encoded by this test).
     raw = (LOGS / "knock_3p.json").read_bytes()
