@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from . import protocol
-from .config import ConfigError, FaultMode, MatchConfig, PlayerSpec
+from .config import ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
 from .engine import Action, Decision, Game, HoleResult
 from .log import LogBuilder, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
@@ -35,6 +35,7 @@ from .view import events_for, view
 
 __all__ = [
     "FATAL_FAULTS",
+    "disqualifies",
     "FaultKind",
     "fault_hint",
     "SeatStatus",
@@ -89,6 +90,11 @@ class FaultKind(enum.Enum):
 
 # Faults after which the bot cannot answer again: it is disqualified whatever the policy.
 FATAL_FAULTS = frozenset({FaultKind.START_FAILED, FaultKind.EXITED, FaultKind.MATCH_TIME})
+
+
+def disqualifies(policy: FaultPolicy, kind: FaultKind, faults: int) -> bool:
+    """Whether a seat's fault of `kind`, its `faults`-th counted, disqualifies it under `policy`."""
+    return kind in FATAL_FAULTS or policy.mode is FaultMode.FORFEIT or faults >= policy.max_faults
 
 
 _HINTS = {
@@ -327,8 +333,7 @@ class _Referee:
             return
         seat.faults += 1
         seat.status = SeatStatus.FAULTED
-        policy = self.config.faults
-        if kind in FATAL_FAULTS or policy.mode is FaultMode.FORFEIT or seat.faults >= policy.max_faults:
+        if disqualifies(self.config.faults, kind, seat.faults):
             self._disqualify(seat, request, hole)
 
     def _disqualify(self, seat: _Seat, request: int | None, hole: int | None) -> None:
@@ -718,6 +723,10 @@ def run_match(
     from the main thread, it owns the stop signals for the match: the first one stops it
     (bots closed, the log saved as ``interrupted``), and any later one is ignored until
     that is done, however soon it comes.
+
+    `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
+    KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
+    hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
     with _stop_on_signals() as stopped:
         referee = _Referee(config, seed, log_path, on_hole, on_turn)

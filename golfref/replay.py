@@ -30,7 +30,7 @@ import enum
 import json
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -38,11 +38,12 @@ from typing import Any
 import jsonschema
 
 from .cards import deck_set
-from .config import load_schema
-from .engine import Action, Game, HoleEnd, IllegalAction, placings
+from .config import FaultMode, FaultPolicy, load_schema
+from .engine import Action, Game, IllegalAction, placings
 from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, compute_digest, hole_result_json, json_type, read_log
-from .referee import FATAL_FAULTS
+from .referee import FaultKind, SeatStatus, disqualifies
 from .rules import Rules, rules_from_dict
+from .schema_check import compile_check
 
 __all__ = ["Status", "Report", "TAMPERED_MESSAGE", "validate", "validate_file", "log_schema"]
 
@@ -119,7 +120,7 @@ def validate(doc: dict[str, Any]) -> Report:
             return Report(Status.INVALID, str(e), 0, doc)
         if actual != digest:
             return Report(Status.TAMPERED, TAMPERED_MESSAGE, 0, doc)
-    if not _shape_ok(doc):
+    if not _well_formed()(doc):
         problem = _schema_problem(doc) or _float_problem(doc)
         if problem is not None:
             return Report(Status.INVALID, problem, 0, doc)
@@ -346,259 +347,15 @@ def _locate(doc: dict[str, Any], path: tuple[Any, ...], message: str) -> str:
     return message
 
 
-# A strict subset of the schema, checked by hand: jsonschema takes ~50 ms on a 9-hole log,
-# this takes ~1 ms. Whatever it accepts the schema accepts too (tests/test_replay_validate.py
-# checks that on mutated logs); whatever it rejects goes through jsonschema, which either
-# names the problem or finds none (this check being stricter, e.g. on 1.0 for an integer).
-
-_TOP = frozenset(log_schema()["required"])
-_RULES_KEYS = frozenset(log_schema()["properties"]["rules"]["required"])
-_PLAYER_REQUIRED = frozenset(log_schema()["$defs"]["player"]["required"])
-_PLAYER_KEYS = frozenset(log_schema()["$defs"]["player"]["properties"])
-_STEP_KEYS = frozenset(("seat", "decision", "action", "by", "request", "ms"))
-_HOLE_KEYS = frozenset(("hole", "starter", "deal", "steps", "result"))
-_RESULT_KEYS = frozenset(("end", "ender", "grids", "raw", "penalties", "scores", "totals", "turns"))
-_FAULT_KEYS = frozenset(("seat", "kind", "message", "line", "hole", "request", "at_ms"))
-_DECISIONS = frozenset(("reveal", "draw", "place", "flip", "target"))
-_BY = frozenset(("bot", "builtin", "fallback"))
-_ENDS = frozenset(e.value for e in HoleEnd)
-_FAULT_KINDS = frozenset(log_schema()["$defs"]["fault"]["properties"]["kind"]["enum"])
-# Faults after which the referee disqualifies at once, whatever the policy.
-_FATAL_FAULTS = frozenset(kind.value for kind in FATAL_FAULTS)
-_CARD_NAMES = frozenset(
-    base + suffix
-    for base in [r + s for r in "A23456789TJQK" for s in "SHDC"] + ["XR", "XB"]
-    for suffix in ("", "#2", "#3", "#4")
-)
+# The schema compiled into one check (golfref/schema_check.py): a fraction of a millisecond
+# on a 9-hole log, where jsonschema takes ~50 ms. It accepts exactly what the schema accepts,
+# except a whole number written with a decimal point (1.0): whatever it rejects goes through
+# jsonschema, which names the problem, or finds none and leaves it to _float_problem.
 
 
-def _is_int(v: Any) -> bool:
-    return type(v) is int
-
-
-def _is_nat(v: Any) -> bool:
-    return type(v) is int and v >= 0
-
-
-def _is_str(v: Any) -> bool:
-    return type(v) is str
-
-
-def _opt(check: Any, v: Any) -> bool:
-    return v is None or check(v)
-
-
-def _is_seat(v: Any) -> bool:
-    return type(v) is int and 0 <= v <= 7
-
-
-def _cards_ok(v: Any) -> bool:
-    return type(v) is list and all(type(c) is str and c in _CARD_NAMES for c in v)
-
-
-def _ints_ok(v: Any) -> bool:
-    return type(v) is list and all(type(x) is int for x in v)
-
-
-def _step_ok(s: Any) -> bool:
-    if type(s) is not dict:
-        return False
-    if len(s) == 1:
-        return "reshuffle" in s and _cards_ok(s["reshuffle"])
-    ms = s.get("ms", 0)
-    request = s.get("request")
-    return (
-        s.keys() == _STEP_KEYS
-        and _is_seat(s["seat"])
-        and s["decision"] in _DECISIONS
-        and type(s["action"]) is str
-        and s["by"] in _BY
-        and (request is None or (type(request) is int and request >= 1))
-        and (ms is None or ((type(ms) is float or type(ms) is int) and ms >= 0))
-    )
-
-
-def _result_ok(r: Any) -> bool:
-    return (
-        type(r) is dict
-        and r.keys() == _RESULT_KEYS
-        and r["end"] in _ENDS
-        and _opt(_is_seat, r["ender"])
-        and type(r["grids"]) is list
-        and all(_cards_ok(g) for g in r["grids"])
-        and all(_ints_ok(r[k]) for k in ("raw", "penalties", "scores", "totals", "turns"))
-    )
-
-
-def _hole_ok(h: Any) -> bool:
-    return (
-        type(h) is dict
-        and h.keys() == _HOLE_KEYS
-        and _is_nat(h["hole"])
-        and _is_seat(h["starter"])
-        and _cards_ok(h["deal"])
-        and type(h["steps"]) is list
-        and all(_step_ok(s) for s in h["steps"])
-        and (h["result"] is None or _result_ok(h["result"]))
-    )
-
-
-def _player_ok(p: Any) -> bool:
-    if type(p) is not dict or not p.keys() >= _PLAYER_REQUIRED or not p.keys() <= _PLAYER_KEYS:
-        return False
-    if ("builtin" in p) == ("command" in p):
-        return False
-    if "builtin" in p and p["builtin"] not in ("random", "greedy"):
-        return False
-    if "command" in p and not (type(p["command"]) is list and all(_is_str(c) for c in p["command"])):
-        return False
-    if "cwd" in p and not _opt(_is_str, p["cwd"]):
-        return False
-    if "env" in p and not (type(p["env"]) is dict and all(_is_str(v) for v in p["env"].values())):
-        return False
-    dq = p["disqualified_at"]
-    if dq is not None and not (
-        type(dq) is dict
-        and dq.keys() == {"hole", "request"}
-        and _opt(_is_int, dq["hole"])
-        and _opt(_is_int, dq["request"])
-    ):
-        return False
-    return (
-        _is_seat(p["seat"])
-        and _is_str(p["name"])
-        and _opt(_is_str, p["reported_name"])
-        and _opt(_is_str, p["reported_version"])
-        and p["status"] in ("ok", "faulted", "disqualified")
-        and _is_nat(p["faults"])
-        and _opt(_is_str, p["stderr"])
-    )
-
-
-def _fault_ok(f: Any) -> bool:
-    return (
-        type(f) is dict
-        and f.keys() == _FAULT_KEYS
-        and _is_seat(f["seat"])
-        and f["kind"] in _FAULT_KINDS
-        and _is_str(f["message"])
-        and _opt(_is_str, f["line"])
-        and _opt(_is_nat, f["hole"])
-        and (f["request"] is None or (type(f["request"]) is int and f["request"] >= 1))
-        and _is_nat(f["at_ms"])
-    )
-
-
-def _shape_ok(doc: dict[str, Any]) -> bool:
-    """A fast, strict well-formedness check; False means: ask jsonschema."""
-    try:
-        if doc.keys() != _TOP:
-            return False
-        digest = doc["digest"]
-        rules = doc["rules"]
-        players = doc["players"]
-        totals, places = doc["totals"], doc["placings"]
-        return (
-            doc["format"] == LOG_FORMAT
-            and _is_int(doc["schema_version"])
-            and doc["schema_version"] == SCHEMA_VERSION
-            and _is_str(doc["golfref_version"])
-            and _is_str(doc["match_id"])
-            and doc["match_id"] != ""
-            and _is_str(doc["match"])
-            and doc["status"] in ("running", "finished", "interrupted", "error")
-            and type(doc["complete"]) is bool
-            and _is_str(doc["started_at"])
-            and _opt(_is_str, doc["finished_at"])
-            and _opt(_is_nat, doc["seed"])
-            and _rules_shape_ok(rules)
-            and _time_ok(doc["time_control"])
-            and _fault_policy_ok(doc["fault_policy"])
-            and _cards_ok(doc["cards"])
-            and len(doc["cards"]) >= 52
-            and type(players) is list
-            and 2 <= len(players) <= 8
-            and all(_player_ok(p) for p in players)
-            and type(doc["holes"]) is list
-            and all(_hole_ok(h) for h in doc["holes"])
-            and type(doc["faults"]) is list
-            and all(_fault_ok(f) for f in doc["faults"])
-            and (totals is None or _ints_ok(totals))
-            and (places is None or (type(places) is list and all(type(p) is int and p >= 1 for p in places)))
-            and _opt(_is_str, doc["error"])
-            and _is_str(digest)
-            and len(digest) == 71
-            and digest.startswith("sha256:")
-            and all(c in "0123456789abcdef" for c in digest[7:])
-        )
-    except (KeyError, TypeError, AttributeError):
-        return False
-
-
-def _rules_shape_ok(r: Any) -> bool:
-    if type(r) is not dict or r.keys() != _RULES_KEYS:
-        return False
-    layout = r["layout"]
-    jokers, penalty, block = r["jokers"], r["knock_penalty"], r["block_bonus"]
-    return (
-        r["preset"] in ("standard", "classic", "knock", "arena")
-        and _is_int(r["players"])
-        and 2 <= r["players"] <= 8
-        and _is_str(layout)
-        and len(layout) == 3
-        and layout[0] in "1234"
-        and layout[1] == "x"
-        and layout[2] in "1234"
-        and _is_int(r["decks"])
-        and 1 <= r["decks"] <= 4
-        and (jokers == "off" or _is_int(jokers))
-        and _is_int(r["twos"])
-        and r["twos"] in (-2, 2)
-        and r["court_values"] in ("10/10", "11/12")
-        and _is_int(r["reveal_count"])
-        and 0 <= r["reveal_count"] <= 16
-        and r["reveal"] in ("peek", "flip")
-        and r["reveal_choice"] in ("fixed", "player")
-        and r["flip_after_throw"] in ("none", "may", "must")
-        and r["swap_face"] in ("up", "down")
-        and type(r["knocking"]) is bool
-        and (penalty == "double" or _is_nat(penalty))
-        and r["lines"] in ("columns", "columns+rows", "columns+rows+diagonals")
-        and r["cancel"] in ("line", "pairs")
-        and r["pair_scope"] in ("columns", "columns+rows", "grid")
-        and (block == "off" or _is_int(block))
-        and type(r["card_powers"]) is bool
-        and _is_int(r["holes"])
-        and 1 <= r["holes"] <= 36
-        and _is_int(r["turn_limit"])
-        and r["turn_limit"] >= 1
-    )
-
-
-def _time_ok(t: Any) -> bool:
-    return (
-        type(t) is dict
-        and t.keys() - {"match_ms"} == {"startup_ms", "move_ms", "bank_ms", "increment_ms", "grace_ms"}
-        and (_is_nat(t["match_ms"]) and t["match_ms"] > 0 if "match_ms" in t else True)
-        and _is_int(t["startup_ms"])
-        and t["startup_ms"] >= 1
-        and _is_int(t["move_ms"])
-        and t["move_ms"] >= 1
-        and _is_nat(t["bank_ms"])
-        and _is_nat(t["increment_ms"])
-        and _is_nat(t["grace_ms"])
-    )
-
-
-def _fault_policy_ok(f: Any) -> bool:
-    return (
-        type(f) is dict
-        and f.keys() == {"policy", "fallback", "max_faults"}
-        and f["policy"] in ("fallback", "forfeit")
-        and f["fallback"] in ("random", "greedy")
-        and _is_int(f["max_faults"])
-        and f["max_faults"] >= 1
-    )
+@lru_cache(maxsize=1)
+def _well_formed() -> Callable[[Any], bool]:
+    return compile_check(log_schema())
 
 
 # -- layer 3: re-simulation ----------------------------------------------------------------------
@@ -714,7 +471,7 @@ class _Checker:
             totals = list(game.totals)
             if doc["totals"] != totals:
                 raise self.fail("field totals", f"the holes give {totals}, the log says {doc['totals']}")
-            dq = [s for s, st in enumerate(seat_status) if st == "disqualified"]
+            dq = [s for s, st in enumerate(seat_status) if st is SeatStatus.DISQUALIFIED]
             places = list(placings(totals, dq))
             if doc["placings"] != places:
                 note = f" (disqualified, placed last: seat {', '.join(map(str, dq))})" if dq else ""
@@ -779,7 +536,7 @@ class _Checker:
         if status == "error" and doc["error"] is None:
             raise self.fail("field error", "null, but the status is 'error'")
 
-    def check_players(self, rules: Rules) -> list[str]:
+    def check_players(self, rules: Rules) -> list[SeatStatus]:
         """Players and their fault bookkeeping; returns each seat's status."""
         doc = self.doc
         players = doc["players"]
@@ -792,20 +549,23 @@ class _Checker:
                 )
             if "builtin" in players[f["seat"]]:
                 raise self.fail(f"field faults[{i}].seat", f"seat {f['seat']} is a built-in player, which cannot fault")
-        policy = doc["fault_policy"]
+        written = doc["fault_policy"]
+        policy = FaultPolicy(FaultMode(written["policy"]), written["fallback"], written["max_faults"])
         statuses = []
         for s, p in enumerate(players):
             where = f"field players[{s}]"
             if p["seat"] != s:
                 raise self.fail(f"{where}.seat", f"expected {s}, got {p['seat']}")
             counted, trigger = self.apply_fault_policy(s, policy)
-            status = "disqualified" if trigger is not None else ("faulted" if counted else "ok")
-            if p["status"] != status:
+            status = (
+                SeatStatus.DISQUALIFIED if trigger is not None else SeatStatus.FAULTED if counted else SeatStatus.OK
+            )
+            if p["status"] != status.value:
                 recorded = sum(1 for f in doc["faults"] if f["seat"] == s)
                 raise self.fail(
                     f"{where}.status",
                     f"{p['status']!r}, but with {recorded} recorded fault(s) the fault policy "
-                    f"({policy['policy']}, at most {policy['max_faults']}) makes seat {s} {status!r}",
+                    f"({policy.mode.value}, at most {policy.max_faults}) makes seat {s} {status.value!r}",
                 )
             if p["faults"] != counted:
                 raise self.fail(
@@ -821,7 +581,7 @@ class _Checker:
             statuses.append(status)
         return statuses
 
-    def apply_fault_policy(self, seat: int, policy: dict[str, Any]) -> tuple[int, dict[str, Any] | None]:
+    def apply_fault_policy(self, seat: int, policy: FaultPolicy) -> tuple[int, dict[str, Any] | None]:
         """(faults counted, the fault that disqualified the seat or None), as the referee applies the policy."""
         counted = 0
         last: dict[str, Any] | None = None
@@ -830,7 +590,7 @@ class _Checker:
                 continue
             counted += 1
             last = f
-            if f["kind"] in _FATAL_FAULTS or policy["policy"] == "forfeit" or counted >= policy["max_faults"]:
+            if disqualifies(policy, FaultKind(f["kind"]), counted):
                 return counted, f
         player = self.doc["players"][seat]
         if "builtin" not in player and player["reported_name"] is None and (last is not None or self.doc["holes"]):
@@ -847,7 +607,7 @@ class _Checker:
         step: dict[str, Any],
         ids: dict[str, int],
         card_names: Sequence[str],
-        seat_status: list[str],
+        seat_status: list[SeatStatus],
         requests: dict[int, tuple[int, int]],
         last_request: int,
     ) -> int:
@@ -908,7 +668,7 @@ class _Checker:
         where: object,
         step: dict[str, Any],
         seat: int,
-        seat_status: list[str],
+        seat_status: list[SeatStatus],
         requests: dict[int, tuple[int, int]],
         last_request: int,
     ) -> None:
@@ -924,13 +684,13 @@ class _Checker:
             return
         if by == "builtin":
             raise self.fail(where, f"field by: 'builtin', but seat {seat} is a bot")
-        if by == "fallback" and seat_status[seat] == "ok":
+        if by == "fallback" and seat_status[seat] is SeatStatus.OK:
             raise self.fail(where, f"field by: 'fallback', but seat {seat} has no fault")
         if by == "bot" and step["ms"] is None:
             raise self.fail(where, "field ms: null, but a bot's answer is timed")
         if request is None:
             # Only a disqualified bot is no longer asked: the fallback plays without a request.
-            if by == "fallback" and seat_status[seat] == "disqualified":
+            if by == "fallback" and seat_status[seat] is SeatStatus.DISQUALIFIED:
                 return
             raise self.fail(where, f"field request: null, but seat {seat} is a bot and was sent a request")
         if request != last_request + 1:

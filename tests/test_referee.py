@@ -918,3 +918,59 @@ def test_a_banner_before_the_hello_is_the_same_fault_as_one_after(tmp_path: Path
     ]
     assert result.statuses == (SeatStatus.FAULTED, OK, OK, OK)
     assert leftovers(token) == {}
+
+
+# -- stopping a match from its hooks ------------------------------------------------------------
+
+
+def _stop_at(decisions: int, exc: BaseException) -> Callable[[Game], None]:
+    """An on_turn hook that raises `exc` before the match's `decisions`+1-th decision."""
+    seen = [0]
+
+    def on_turn(game: Game) -> None:
+        if seen[0] == decisions:
+            raise exc
+        seen[0] += 1
+
+    return on_turn
+
+
+def test_on_turn_raising_keyboardinterrupt_stops_the_match_as_ctrl_c_does(tmp_path: Path) -> None:
+    from golfref.referee import MatchInterrupted
+    from golfref.replay import Status, validate_file
+
+    config = make_config(tmp_path, [builtin("a"), builtin("b", "random")], rules={"holes": 2})
+    with pytest.raises(MatchInterrupted) as stopped:
+        run_match(config, seed=4, on_turn=_stop_at(5, KeyboardInterrupt()))
+    log = read_log(stopped.value.log_path)
+    assert (log["status"], log["error"]) == ("interrupted", "interrupted by SIGINT")
+    assert len(log["holes"]) == 1 and log["holes"][0]["result"] is None
+    assert len(log["holes"][0]["steps"]) == 5  # the open hole, up to the stop
+    assert validate_file(stopped.value.log_path).status is Status.INCOMPLETE
+
+
+def test_on_turn_raising_another_exception_saves_an_error_log_and_propagates(tmp_path: Path) -> None:
+    config = make_config(tmp_path, [builtin("a"), builtin("b", "random")], log={"path": str(tmp_path / "m.json")})
+    with pytest.raises(RuntimeError, match="on purpose"):
+        run_match(config, seed=4, on_turn=_stop_at(3, RuntimeError("stopped on purpose")))
+    log = read_log(tmp_path / "m.json")
+    assert (log["status"], log["error"]) == ("error", "RuntimeError: stopped on purpose")
+    assert len(log["holes"][0]["steps"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("policy", "kind", "faults", "out"),
+    [
+        ("fallback", FaultKind.TIMEOUT, 2, False),
+        ("fallback", FaultKind.TIMEOUT, 3, True),  # max_faults reached
+        ("fallback", FaultKind.EXITED, 1, True),  # fatal, whatever the count
+        ("fallback", FaultKind.MATCH_TIME, 1, True),
+        ("fallback", FaultKind.START_FAILED, 1, True),
+        ("forfeit", FaultKind.ILLEGAL_ACTION, 1, True),  # the first fault
+    ],
+)
+def test_disqualifies_is_the_fault_policy(policy: str, kind: FaultKind, faults: int, out: bool) -> None:
+    from golfref.config import FaultMode, FaultPolicy
+    from golfref.referee import disqualifies
+
+    assert disqualifies(FaultPolicy(FaultMode(policy), "greedy", 3), kind, faults) is out

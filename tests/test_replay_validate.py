@@ -25,6 +25,7 @@ from golfref import replay as replay_module
 from golfref.cli import app, output_width, use_color
 from golfref.log import compute_digest
 from golfref.replay import TAMPERED_MESSAGE, Report, Status, validate, validate_file
+from golfref.rules import resolve_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "logs"
@@ -84,6 +85,56 @@ def test_the_log_schema_is_a_valid_schema() -> None:
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
 
+def test_the_schemas_fixed_values_are_the_codes() -> None:
+    """Every enum and constant of the log schema that mirrors the code is the code's, value for value."""
+    from golfref.cards import deck_set
+    from golfref.config import FaultMode
+    from golfref.engine import Decision, HoleEnd
+    from golfref.log import LOG_FORMAT, SCHEMA_VERSION
+    from golfref.policies import POLICIES
+    from golfref.referee import FaultKind, SeatStatus
+    from golfref.rules import DOUBLE, PRESETS, Cancel, FlipAfterThrow, Lines, PairScope, Reveal, RevealChoice
+
+    top, defs = SCHEMA["properties"], SCHEMA["$defs"]
+    rules = top["rules"]["properties"]
+
+    def values(enum: Any) -> list[Any]:
+        return [member.value for member in enum]
+
+    mirrors: dict[str, tuple[Any, Any]] = {
+        "format": (top["format"]["const"], LOG_FORMAT),
+        "schema_version": (top["schema_version"]["const"], SCHEMA_VERSION),
+        "rules.preset": (rules["preset"]["enum"], list(PRESETS)),
+        "rules.reveal": (rules["reveal"]["enum"], values(Reveal)),
+        "rules.reveal_choice": (rules["reveal_choice"]["enum"], values(RevealChoice)),
+        "rules.flip_after_throw": (rules["flip_after_throw"]["enum"], values(FlipAfterThrow)),
+        "rules.lines": (rules["lines"]["enum"], values(Lines)),
+        "rules.cancel": (rules["cancel"]["enum"], values(Cancel)),
+        "rules.pair_scope": (rules["pair_scope"]["enum"], values(PairScope)),
+        "rules.knock_penalty": (rules["knock_penalty"]["oneOf"][0]["const"], DOUBLE),
+        "fault_policy.policy": (top["fault_policy"]["properties"]["policy"]["enum"], values(FaultMode)),
+        "fault_policy.fallback": (top["fault_policy"]["properties"]["fallback"]["enum"], list(POLICIES)),
+        "player.builtin": (defs["player"]["properties"]["builtin"]["enum"], list(POLICIES)),
+        "player.status": (defs["player"]["properties"]["status"]["enum"], values(SeatStatus)),
+        "step.decision": (defs["step"]["oneOf"][0]["properties"]["decision"]["enum"], values(Decision)),
+        "result.end": (defs["result"]["properties"]["end"]["enum"], values(HoleEnd)),
+        "fault.kind": (defs["fault"]["properties"]["kind"]["enum"], values(FaultKind)),
+    }
+    for where, (schema, code) in mirrors.items():
+        assert schema == code, where
+    # Rule options without an enum in the code: each value the schema lists is one the rules
+    # take and write back as such.
+    for option in ("twos", "court_values", "swap_face"):
+        for value in rules[option]["enum"]:
+            assert resolve_rules("standard", {option: value}).to_dict()[option] == value, (option, value)
+    # The card pattern admits exactly the names of the largest card set.
+    card = re.compile(defs["card"]["pattern"])
+    names = {str(c) for c in deck_set(4, jokers=True)}
+    chars = {ch for name in names for ch in name[:2]} | set("01BLZ")
+    candidates = {a + b + suffix for a in chars for b in chars for suffix in ("", "#1", "#2", "#3", "#4", "#5")}
+    assert {n for n in candidates if card.search(n)} == names
+
+
 def test_samples_cover_what_they_are_for() -> None:
     def steps(doc: dict[str, Any]) -> list[dict[str, Any]]:
         return [s for h in doc["holes"] for s in h["steps"]]
@@ -126,6 +177,21 @@ def test_make_logs_recreates_every_sample_byte_for_byte(tmp_path: Path) -> None:
     assert made == sorted(f"{n}.json" for n in SAMPLES)
     for name in made:
         assert (tmp_path / name).read_bytes() == (LOGS / name).read_bytes(), name
+
+
+def test_make_logs_uses_only_public_golfref_names() -> None:
+    """The sample generator goes through the library's public API, as any tool would."""
+    import ast
+
+    tree = ast.parse((LOGS / "make_logs.py").read_text(encoding="utf-8"))
+    private = [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("golfref")
+        for alias in node.names
+        if alias.name.startswith("_")
+    ]
+    assert private == []
 
 
 def test_a_log_as_written_by_write_log_validates(tmp_path: Path) -> None:
@@ -814,7 +880,11 @@ def test_a_log_built_by_hand_with_log_builder(tmp_path: Path) -> None:
     )
 
 
-# -- the fast shape check agrees with the schema ---------------------------------------------------
+# -- the compiled schema check agrees with jsonschema ----------------------------------------------
+#
+# The fast check is compiled from schemas/log.schema.json (golfref/schema_check.py), so there
+# is no second copy of the log's shape to keep in step; tests/test_schema_check.py pins each
+# keyword against jsonschema. This test runs the compiled check on damaged logs.
 
 
 def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -841,6 +911,7 @@ _ODD_VALUES: list[Any] = [
     True,
     [],
     {},
+    [[]],
     "7S",
     "sha256:" + "0" * 64,
     99,
@@ -849,14 +920,15 @@ _ODD_VALUES: list[Any] = [
 ]
 
 
-def test_whatever_the_fast_check_accepts_the_schema_accepts() -> None:
-    """`_shape_ok` is a shortcut past jsonschema: it must never let through what the schema rejects."""
+def test_the_compiled_check_agrees_with_the_schema_on_damaged_logs() -> None:
+    """Accepts what jsonschema accepts (but 1.0 for an integer); validation always answers with a report."""
     validator = jsonschema.Draft202012Validator(SCHEMA)
-    base = load("faults_3p")
+    check = replay_module._well_formed()
+    base = load("disqualified_garbage")  # a bot (command, env), built-in seats and faults
     paths = [p for p in _paths(base) if p]
     rng = random.Random(2024)
-    accepted = 0
-    for _ in range(400):
+    verdicts = set()
+    for _ in range(40):
         doc = copy.deepcopy(base)
         path = rng.choice(paths)
         parent = doc
@@ -869,17 +941,18 @@ def test_whatever_the_fast_check_accepts_the_schema_accepts() -> None:
             parent["extra_" + str(path[-1])] = rng.choice(_ODD_VALUES)
         else:
             parent[path[-1]] = rng.choice(_ODD_VALUES)
-        if replay_module._shape_ok(doc):
-            accepted += 1
-            assert validator.is_valid(doc), path
+        fast, full = check(doc), validator.is_valid(doc)
+        verdicts.add(fast)
+        # A float where golfref writes a whole number (1.0) is left to _float_problem.
+        assert fast == (full and replay_module._float_problem(doc) is None), path
         # Whatever the damage, validation answers with a report, never an exception: left
         # unsealed it is TAMPERED; sealed again it is at most as good as before.
         changed = compute_digest(doc) != base["digest"]
         assert validate(doc).status is (Status.TAMPERED if changed else Status.VALID)
         doc["digest"] = compute_digest(doc)
         assert isinstance(validate(doc), Report)
-    assert accepted > 0  # some edits are well-formed (a name changed, a card swapped)
-    assert replay_module._shape_ok(base)
+    assert verdicts == {True, False}  # some edits are well-formed (a name changed, a card swapped)
+    assert check(base)
 
 
 # -- the CLI -----------------------------------------------------------------------------------------

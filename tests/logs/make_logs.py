@@ -1,7 +1,7 @@
 """Re-create the sample logs in this folder: `.venv/bin/python tests/logs/make_logs.py`.
 
-Every log comes from a real match played by the referee (`run_match`, or the referee's
-own abort path for the interrupted and error logs) with built-in policies and the test
+Every log comes from a real match played by the referee (`run_match`; the interrupted
+and error logs are stopped mid-hole from its `on_turn` hook) with built-in policies and the test
 bots in tests/bots, under a fixed seed. The deals and every decision therefore come out
 the same on every run. What a run cannot repeat is normalized before the log is sealed
 again with `write_log`, so that the files are byte-identical on every run:
@@ -31,10 +31,13 @@ BOTS = HERE.parent / "bots"
 sys.path.insert(0, str(ROOT))
 
 from golfref.config import MatchConfig, parse_config  # noqa: E402
+from golfref.engine import Game  # noqa: E402
 from golfref.log import write_log  # noqa: E402
-from golfref.referee import _Referee, run_match  # noqa: E402
+from golfref.referee import MatchInterrupted, run_match  # noqa: E402
 
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
+# The interrupted sample's error, as it was first written (no signal stopped it: the stop
+# came from inside); the referee writes "interrupted by SIGINT" for the same stop.
 OUT = HERE  # where the logs go; main() can be pointed elsewhere (the tests compare)
 
 
@@ -82,38 +85,29 @@ def play(name: str, cfg: MatchConfig, seed: int) -> dict[str, Any]:
     return save(doc, name)
 
 
-class _Stop:
-    """Wraps a built-in policy: after `after` decisions it raises `exc` instead of choosing."""
-
-    def __init__(self, policy: Any, after: int, exc: BaseException) -> None:
-        self.policy, self.left, self.exc = policy, after, exc
-
-    def choose(self, seat_view: Any, legal: Any) -> Any:
-        if self.left == 0:
-            raise self.exc
-        self.left -= 1
-        return self.policy.choose(seat_view, legal)
-
-
 def play_and_stop(name: str, cfg: MatchConfig, seed: int, after: int, exc: BaseException) -> dict[str, Any]:
-    """Play until seat 0's built-in policy raises `exc` mid-hole; save what the referee's abort path wrote.
+    """Play until seat 0's `after`-th decision is done, then raise `exc` mid-hole; save the log left behind.
 
-    This is `run_match`'s own handling: KeyboardInterrupt (Ctrl-C, SIGTERM) gives an
-    `interrupted` log, any other exception an `error` log, both with the open hole.
+    The stop comes from `run_match`'s `on_turn` hook, so the log is what its own handling
+    writes: KeyboardInterrupt (as Ctrl-C) gives an `interrupted` log, any other exception an
+    `error` log, both with the open hole.
     """
+    seat0_turns = [0]
+
+    def stop(game: Game) -> None:
+        if game.to_move == 0:
+            if seat0_turns[0] == after:
+                raise exc
+            seat0_turns[0] += 1
+
     with tempfile.TemporaryDirectory() as tmp:
-        referee = _Referee(cfg, seed, f"{tmp}/log.json", None)
-        referee.seats[0].policy = _Stop(referee.seats[0].policy, after, exc)
+        log = Path(tmp) / "log.json"
         try:
-            referee.start()
-            referee.play()
-            referee.finish()
+            run_match(cfg, seed=seed, log_path=str(log), on_turn=stop)
             raise AssertionError(f"{name}: the match finished before the stop")
-        except KeyboardInterrupt:
-            referee.abort("interrupted", "interrupted by the user or SIGTERM")
-        except RuntimeError as e:
-            referee.abort("error", f"{type(e).__name__}: {e}")
-        doc = json.loads((Path(tmp) / "log.json").read_text(encoding="utf-8"))
+        except (MatchInterrupted, RuntimeError):
+            pass
+        doc = json.loads(log.read_text(encoding="utf-8"))
     return save(doc, name)
 
 
