@@ -11,6 +11,8 @@ from golfref.results import MatchRecord
 from golfref.sprt import Gate, GateVerdict, SprtConfig, SprtState, evaluate_gate, sprt
 from golfref.stats import compute_stats
 
+from .conftest import ROOT
+
 CONFIG = SprtConfig(d0=0.0, d1=-0.5, alpha=0.05, beta=0.05)  # H1: A scores half a point per hole less
 
 
@@ -107,6 +109,8 @@ def test_gate_passes_when_the_interval_is_below_the_margin() -> None:
     assert result.high == pytest.approx(0.4693, abs=1e-4)
     assert result.message.startswith("pass: new - base = +0.000 points per hole, 95% CI [-0.469, +0.469]")
     assert "\n" not in result.message
+    # docs/TOURNAMENT_STATS.md quotes this very message.
+    assert f"    {result.message}\n" in (ROOT / "docs" / "TOURNAMENT_STATS.md").read_text(encoding="utf-8")
 
 
 def test_gate_fails_when_the_interval_is_above_the_margin() -> None:
