@@ -1,0 +1,163 @@
+"""A tournament as JUnit XML, so CI systems show it natively: one test per match, one for the gate.
+
+A match with a fault or a disqualification is a failure whose text carries the faults, the
+caller's fault messages and each faulty bot's stderr tail; a gate that did not pass is a
+failure with its one-line message. The document follows the JUnit schema Jenkins uses
+(tests/data/junit-10.xsd). Plain data in, one file out; nothing else is read or written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .results import MatchRecord
+from .sprt import GateResult
+
+__all__ = ["MatchExtras", "junit_document", "write_junit"]
+
+_OK = "ok"
+# XML 1.0 cannot hold most control characters, and bots write ANSI colours to stderr.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchExtras:
+    """What the runner knows about a match beyond its record."""
+
+    log_path: str | None = None
+    seconds: float | None = None
+    """Wall-clock time of the match."""
+    fault_messages: Mapping[int, str] = field(default_factory=dict)
+    """Per seat: what went wrong (the fault's message)."""
+    stderr_tails: Mapping[int, str] = field(default_factory=dict)
+    """Per seat: the end of the bot's stderr."""
+
+
+def _clean(text: str) -> str:
+    """Text that XML 1.0 can hold: control characters shown as escapes."""
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _seconds(value: float | None) -> str:
+    # The schema's time is digits with at most three decimals.
+    return f"{max(value or 0.0, 0.0):.3f}"
+
+
+def _seat_problems(record: MatchRecord) -> list[int]:
+    return [
+        seat
+        for seat in range(len(record.seating))
+        if record.faults[seat] > 0 or record.statuses[seat] != _OK
+    ]
+
+
+def _match_case(record: MatchRecord, extras: MatchExtras, classname: str) -> tuple[ET.Element, bool]:
+    name = f"match {record.match_index}: deal set {record.deal_set}: {' vs '.join(record.seating)}"
+    case = ET.Element("testcase", name=_clean(name), classname=classname, time=_seconds(extras.seconds))
+    results = ", ".join(
+        f"{player} {total} (place {place})"
+        for player, total, place in zip(record.seating, record.totals, record.placings, strict=True)
+    )
+    out = [f"result: {results}"]
+    if extras.log_path:
+        out.append(f"log: {extras.log_path}")
+    problems = _seat_problems(record)
+    if problems:
+        summary = "; ".join(
+            f"seat {seat} ({record.seating[seat]}): {record.faults[seat]} fault(s), {record.statuses[seat]}"
+            for seat in problems
+        )
+        text = [summary]
+        for seat in problems:
+            if seat in extras.fault_messages:
+                text.append(f"seat {seat} ({record.seating[seat]}): {extras.fault_messages[seat]}")
+            tail = extras.stderr_tails.get(seat)
+            if tail:
+                text.append(f"--- stderr of seat {seat} ({record.seating[seat]}), last lines ---\n{tail.rstrip()}")
+        if extras.log_path:
+            text.append(f"log: {extras.log_path}")
+        failure = ET.SubElement(case, "failure", message=_clean(summary), type="fault")
+        failure.text = _clean("\n".join(text))
+    ET.SubElement(case, "system-out").text = _clean("\n".join(out))
+    tails = [
+        f"--- seat {seat} ({record.seating[seat]}) ---\n{tail.rstrip()}"
+        for seat, tail in sorted(extras.stderr_tails.items())
+        if tail
+    ]
+    if tails:
+        ET.SubElement(case, "system-err").text = _clean("\n".join(tails))
+    return case, bool(problems)
+
+
+def _gate_case(gate: GateResult, classname: str) -> tuple[ET.Element, bool]:
+    case = ET.Element("testcase", name=_clean(f"gate: {gate.gate.describe()}"), classname=classname, time="0.000")
+    if not gate.passed:
+        # Not enough data fails too: the gate asks for proof that the player is not worse.
+        failure = ET.SubElement(case, "failure", message=_clean(gate.message), type=f"gate {gate.verdict.value}")
+        failure.text = _clean(gate.message)
+    ET.SubElement(case, "system-out").text = _clean(gate.message)
+    return case, not gate.passed
+
+
+def junit_document(
+    records: Sequence[MatchRecord],
+    extras: Mapping[int, MatchExtras] | None = None,
+    gate: GateResult | None = None,
+    name: str = "golfref tournament",
+) -> ET.ElementTree:
+    """The JUnit XML tree: one testcase per match (by match_index), then one for the gate."""
+    extras = extras or {}
+    classname = "golfref.tournament"  # CI tools group test cases by it, dots as packages
+    cases: list[tuple[ET.Element, bool]] = [
+        _match_case(r, extras.get(r.match_index, MatchExtras()), classname)
+        for r in sorted(records, key=lambda r: r.match_index)
+    ]
+    if gate is not None:
+        cases.append(_gate_case(gate, classname))
+    total = sum(
+        (extras.get(r.match_index, MatchExtras()).seconds or 0.0) for r in records
+    )
+    failures = sum(failed for _, failed in cases)
+    root = ET.Element("testsuites", name=_clean(name), tests=str(len(cases)), failures=str(failures), errors="0")
+    root.set("time", _seconds(total))
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        name=_clean(name),
+        tests=str(len(cases)),
+        failures=str(failures),
+        errors="0",
+        skipped="0",
+        time=_seconds(total),
+    )
+    suite.extend(case for case, _ in cases)
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def write_junit(
+    path: str | os.PathLike[str],
+    records: Sequence[MatchRecord],
+    extras: Mapping[int, MatchExtras] | None = None,
+    gate: GateResult | None = None,
+    name: str = "golfref tournament",
+) -> None:
+    """Write the JUnit XML file, whole or not at all (a temporary file renamed into place)."""
+    target = Path(path)
+    tree = junit_document(records, extras, gate, name)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            tree.write(out, encoding="utf-8", xml_declaration=True)
+            out.write(b"\n")
+        os.chmod(tmp, 0o644)  # a report for CI to read, unlike mkstemp's private 0600
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,176 @@
+"""Tournament statistics as plain-text tables and CSV rows, for the terminal and `golfref standings`.
+
+Functions return lines or rows; printing and file writing are the caller's. Plain text with
+no styling, so the same lines serve a terminal, a pipe and a CI log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from .stats import Estimate, PlayerStats, Rating, TournamentStats
+
+__all__ = [
+    "StandingsOrder",
+    "ranked_players",
+    "standings_lines",
+    "pairwise_lines",
+    "seat_lines",
+    "standings_csv_rows",
+    "pairwise_csv_rows",
+]
+
+
+class StandingsOrder(Enum):
+    """How standings are sorted."""
+
+    RATING = "rating"
+    """By openskill ordinal (mu - 3 sigma), highest first."""
+    PLACING = "placing"
+    """By mean placing, lowest (best) first."""
+
+
+_NONE = "-"
+
+
+def ranked_players(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[PlayerStats]:
+    """The players, best first by `order`, ties broken by the other key and then by name."""
+    ordinal = {r.name: r.ordinal for r in stats.ratings}
+
+    def key(p: PlayerStats) -> tuple[float, float, str]:
+        rating = -ordinal.get(p.name, float("-inf"))
+        if order is StandingsOrder.RATING:
+            return (rating, p.mean_placing, p.name)
+        return (p.mean_placing, rating, p.name)
+
+    return sorted(stats.players, key=key)
+
+
+def _num(value: float | None, digits: int = 2) -> str:
+    return _NONE if value is None else f"{value:.{digits}f}"
+
+
+def _signed(value: float | None, digits: int = 2) -> str:
+    return _NONE if value is None else f"{value:+.{digits}f}"
+
+
+def _interval(est: Estimate | None, signed: bool = False) -> str:
+    if est is None or est.low is None or est.high is None:
+        return _NONE
+    fmt = _signed if signed else _num
+    return f"[{fmt(est.low)}, {fmt(est.high)}]"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> list[str]:
+    """Aligned columns: the first `left` columns flush left (names), the rest flush right (numbers)."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return "  ".join(parts).rstrip()
+
+    return [line(headers), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
+
+
+def standings_lines(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[str]:
+    """The standings table: one line per player, best first."""
+    pct = f"{stats.confidence:.0%}"
+    ratings: dict[str, Rating] = {r.name: r for r in stats.ratings}
+    headers = ["#", "player", "ordinal", "mu", "sigma", "matches", "score/hole", f"{pct} CI", "place", "wins",
+               "faults", "DQ", "median ms", "p95 ms"]  # fmt: skip
+    rows = []
+    for rank, p in enumerate(ranked_players(stats, order), start=1):
+        r = ratings.get(p.name)
+        rows.append([
+            str(rank),
+            p.name,
+            _num(r.ordinal if r else None),
+            _num(r.mu if r else None),
+            _num(r.sigma if r else None),
+            str(p.matches),
+            _num(p.score_per_hole.mean if p.score_per_hole else None),
+            _interval(p.score_per_hole),
+            _num(p.mean_placing),
+            f"{p.win_share:.1%}",
+            str(p.faults),
+            str(p.disqualifications),
+            _num(p.decision_median_ms, 1),
+            _num(p.decision_p95_ms, 1),
+        ])  # fmt: skip
+    return _table(headers, rows, left=2)
+
+
+def pairwise_lines(stats: TournamentStats) -> list[str]:
+    """The pairwise table: A - B per hole (negative favours A), LOS, and the SD duplicate deals removed."""
+    pct = f"{stats.confidence:.0%}"
+    headers = ["A", "B", "deal sets", "A-B /hole", f"{pct} CI", "LOS(A)", "SD paired", "SD unpaired", "ratio"]
+    rows = [
+        [
+            pair.a,
+            pair.b,
+            str(pair.diff.n),
+            _signed(pair.diff.mean, 3),
+            _interval(pair.diff, signed=True),
+            _NONE if pair.los is None else f"{pair.los:.1%}",
+            _num(pair.paired_sd),
+            _num(pair.unpaired_sd),
+            _num(pair.sd_ratio),
+        ]
+        for pair in stats.pairs
+    ]
+    return _table(headers, rows, left=2)
+
+
+def seat_lines(stats: TournamentStats) -> list[str]:
+    """The seat table: score per hole by seat index, and its difference from the table's mean."""
+    pct = f"{stats.confidence:.0%}"
+    headers = ["seat", "holes", "score/hole", f"{pct} CI", "vs table", f"{pct} CI"]
+    rows = [
+        [
+            str(s.seat),
+            str(s.holes),
+            _num(s.score_per_hole.mean),
+            _interval(s.score_per_hole),
+            _signed(s.effect.mean, 3),
+            _interval(s.effect, signed=True),
+        ]
+        for s in stats.seats
+    ]
+    return _table(headers, rows, left=0)
+
+
+def _csv(value: float | int | str | None) -> str:
+    return "" if value is None else str(value)
+
+
+def standings_csv_rows(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[list[str]]:
+    """A header row, then one row per player best first, full precision (empty where undefined)."""
+    ratings = {r.name: r for r in stats.ratings}
+    rows = [[
+        "rank", "player", "ordinal", "mu", "sigma", "matches", "holes", "score_per_hole", "ci_low", "ci_high",
+        "deal_sets", "mean_placing", "win_share", "faults", "disqualifications", "decisions",
+        "decision_median_ms", "decision_p95_ms",
+    ]]  # fmt: skip
+    for rank, p in enumerate(ranked_players(stats, order), start=1):
+        r = ratings.get(p.name)
+        est = p.score_per_hole
+        rows.append([_csv(v) for v in (
+            rank, p.name, r.ordinal if r else None, r.mu if r else None, r.sigma if r else None, p.matches,
+            p.holes, est.mean if est else None, est.low if est else None, est.high if est else None,
+            est.n if est else 0, p.mean_placing, p.win_share, p.faults, p.disqualifications, p.decisions,
+            p.decision_median_ms, p.decision_p95_ms,
+        )])  # fmt: skip
+    return rows
+
+
+def pairwise_csv_rows(stats: TournamentStats) -> list[list[str]]:
+    """A header row, then one row per pair that shared a table (diff = a - b per hole)."""
+    rows = [["a", "b", "deal_sets", "diff_per_hole", "ci_low", "ci_high", "se", "los", "paired_sd", "unpaired_sd",
+             "sd_ratio"]]  # fmt: skip
+    for pair in stats.pairs:
+        d = pair.diff
+        rows.append([_csv(v) for v in (
+            pair.a, pair.b, d.n, d.mean, d.low, d.high, d.se, pair.los, pair.paired_sd, pair.unpaired_sd, pair.sd_ratio,
+        )])  # fmt: skip
+    return rows

@@ -1,0 +1,285 @@
+"""Tournament statistics: hand-computed values on a small fixed result set, and CI coverage."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from openskill.models import PlackettLuce
+
+from golfref.results import MatchRecord
+from golfref.stats import (
+    compute_stats,
+    estimate,
+    likelihood_of_superiority,
+    pair_block_differences,
+    percentile,
+    ratings,
+    t_quantile,
+)
+from golfref.stats_tables import (
+    StandingsOrder,
+    pairwise_csv_rows,
+    pairwise_lines,
+    seat_lines,
+    standings_csv_rows,
+    standings_lines,
+)
+
+
+def record(
+    index: int,
+    deal_set: int,
+    seating: tuple[str, ...],
+    holes: tuple[tuple[int, ...], ...],
+    placings: tuple[int, ...],
+    statuses: tuple[str, ...] = ("ok", "ok"),
+    faults: tuple[int, ...] = (0, 0),
+    decision_ms: tuple[tuple[float, ...], ...] = ((), ()),
+) -> MatchRecord:
+    totals = tuple(sum(hole[seat] for hole in holes) for seat in range(len(seating)))
+    return MatchRecord(index, deal_set, seating, holes, totals, placings, statuses, faults, decision_ms)
+
+
+# Three deal sets, each played in both seatings (A,B) and (B,A), two holes per match.
+# Per deal set, a player's score per hole is its total over both seatings divided by 4 holes:
+#   deal set 0: A (3+5)/4 = 2.00, B (7+7)/4 = 3.50, A - B = -1.5
+#   deal set 1: A (4+3)/4 = 1.75, B (4+5)/4 = 2.25, A - B = -0.5
+#   deal set 2: A (7+6)/4 = 3.25, B (3+4)/4 = 1.75, A - B = +1.5
+FIXTURE = (
+    record(0, 0, ("A", "B"), ((1, 3), (2, 4)), (1, 2), decision_ms=((10.0, 20.0, 30.0, 40.0), ())),
+    record(1, 0, ("B", "A"), ((2, 2), (5, 3)), (2, 1)),
+    record(2, 1, ("A", "B"), ((0, 0), (4, 4)), (1, 1)),  # 4 to 4: a shared first place
+    record(3, 1, ("B", "A"), ((3, 1), (2, 2)), (2, 1)),
+    record(4, 2, ("A", "B"), ((6, 2), (1, 1)), (2, 1)),
+    record(5, 2, ("B", "A"), ((2, 2), (2, 4)), (1, 2), ("ok", "disqualified"), (0, 2)),
+)
+T_975_DF2 = 4.302652729749752  # Student's t, 97.5% quantile, 2 degrees of freedom (tables: 4.3027)
+
+
+def test_t_quantile_matches_published_tables() -> None:
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-4)
+    assert t_quantile(0.975, 2) == pytest.approx(4.3027, abs=1e-4)
+    assert t_quantile(0.975, 29) == pytest.approx(2.0452, abs=1e-4)
+    assert t_quantile(0.975, 100) == pytest.approx(1.9840, abs=1e-4)
+    assert t_quantile(0.95, 5) == pytest.approx(2.0150, abs=1e-4)
+    assert t_quantile(0.025, 2) == pytest.approx(-4.3027, abs=1e-4)
+    assert t_quantile(0.975, 100_000) == pytest.approx(1.9600, abs=1e-4)
+
+
+def test_player_score_per_hole_over_deal_set_means() -> None:
+    stats = compute_stats(FIXTURE)
+    a, b = stats.player("A"), stats.player("B")
+    assert a is not None and b is not None
+    # A: 2.00, 1.75, 3.25; mean 7/3; squared deviations 0.1111 + 0.3403 + 0.8403 = 1.2917,
+    # variance 1.2917/2 = 0.6458, se sqrt(0.6458/3) = 0.46398; half width 4.30265 * 0.46398 = 1.99636.
+    assert a.score_per_hole is not None
+    assert a.score_per_hole.mean == pytest.approx(7 / 3)
+    assert a.score_per_hole.se == pytest.approx(0.46398036)
+    assert a.score_per_hole.low == pytest.approx(7 / 3 - 1.99635, abs=1e-5)
+    assert a.score_per_hole.high == pytest.approx(7 / 3 + 1.99635, abs=1e-5)
+    assert a.score_per_hole.n == 3
+    # B: 3.50, 2.25, 1.75; mean 2.5; squared deviations 1 + 0.0625 + 0.5625, variance 0.8125,
+    # se sqrt(0.8125/3) = 0.52042; interval 2.5 -+ 4.30265 * 0.52042 = [0.26083, 4.73917].
+    assert b.score_per_hole is not None
+    assert b.score_per_hole.mean == pytest.approx(2.5)
+    assert b.score_per_hole.low == pytest.approx(0.26083, abs=1e-5)
+    assert b.score_per_hole.high == pytest.approx(4.73917, abs=1e-5)
+
+
+def test_player_tallies() -> None:
+    stats = compute_stats(FIXTURE)
+    a, b = stats.player("A"), stats.player("B")
+    assert a is not None and b is not None
+    assert (a.matches, a.holes, b.matches, b.holes) == (6, 12, 6, 12)
+    # A placed 1, 1, 1, 1, 2, 2 -> 8/6; B 2, 2, 1, 2, 1, 1 -> 9/6.
+    assert a.mean_placing == pytest.approx(8 / 6)
+    assert b.mean_placing == pytest.approx(9 / 6)
+    # A won 1 + 1 + 1/2 (shared) + 1 of 6; B 1/2 + 1 + 1; together one win per match.
+    assert a.win_share == pytest.approx(3.5 / 6)
+    assert b.win_share == pytest.approx(2.5 / 6)
+    assert (a.faults, a.disqualifications, b.faults, b.disqualifications) == (2, 1, 0, 0)
+    # A's times 10, 20, 30, 40: median 25; 95th percentile at rank 0.95 * 3 = 2.85: 30 + 0.85 * 10.
+    assert (a.decisions, a.decision_median_ms, a.decision_p95_ms) == (4, 25.0, pytest.approx(38.5))
+    # B is a built-in: no decision times, so no median either.
+    assert (b.decisions, b.decision_median_ms, b.decision_p95_ms) == (0, None, None)
+
+
+def test_pairwise_difference_los_and_variance_reduction() -> None:
+    stats = compute_stats(FIXTURE)
+    assert pair_block_differences(FIXTURE, "A", "B") == [-1.5, -0.5, 1.5]
+    pair = stats.pair("A", "B")
+    assert pair is not None
+    # Differences -1.5, -0.5, +1.5: mean -1/6; squared deviations 1.7778 + 0.1111 + 2.7778 = 4.6667,
+    # variance 2.3333, SD 1.52753, se 1.52753 / sqrt 3 = 0.88192; half width 4.30265 * 0.88192 = 3.79458.
+    assert pair.diff.mean == pytest.approx(-1 / 6)
+    assert pair.diff.se == pytest.approx(0.88191710)
+    assert pair.diff.low == pytest.approx(-1 / 6 - 3.79458, abs=1e-5)
+    assert pair.diff.high == pytest.approx(-1 / 6 + 3.79458, abs=1e-5)
+    # LOS: P(true A - B < 0) = Phi(0.16667 / 0.88192) = Phi(0.18898) = 0.57495.
+    assert pair.los == pytest.approx(0.57495, abs=1e-5)
+    # Paired SD 1.52753; unpaired sqrt(var A + var B) = sqrt(0.64583 + 0.8125) = 1.20761; ratio 1.26491.
+    assert pair.paired_sd == pytest.approx(1.52753, abs=1e-5)
+    assert pair.unpaired_sd == pytest.approx(1.20761, abs=1e-5)
+    assert pair.sd_ratio == pytest.approx(1.26491, abs=1e-5)
+    # Seen from B's side everything turns over.
+    flipped = stats.pair("B", "A")
+    assert flipped is not None and flipped.los is not None
+    assert flipped.diff.mean == pytest.approx(1 / 6)
+    assert flipped.diff.low == pytest.approx(-pair.diff.high)
+    assert flipped.los == pytest.approx(1 - pair.los)
+
+
+def test_seat_effect() -> None:
+    stats = compute_stats(FIXTURE)
+    seat0 = stats.seats[0]
+    # Seat 0 per deal set: (3+7)/4 = 2.50, (4+5)/4 = 2.25, (7+4)/4 = 2.75: mean 2.5, SD 0.25,
+    # se 0.25 / sqrt 3 = 0.14434, half width 4.30265 * 0.14434 = 0.62104.
+    assert seat0.seat == 0 and seat0.holes == 12
+    assert seat0.score_per_hole.mean == pytest.approx(2.5)
+    assert seat0.score_per_hole.low == pytest.approx(2.5 - 0.62104, abs=1e-5)
+    # Against the table mean of the same matches (2.75, 2.00, 2.50): -0.25, +0.25, +0.25;
+    # mean 1/12, SD 0.28868, se 1/6, half width 4.30265 / 6 = 0.71711.
+    assert seat0.effect.mean == pytest.approx(1 / 12)
+    assert seat0.effect.high == pytest.approx(1 / 12 + 0.71711, abs=1e-5)
+    assert stats.seats[1].effect.mean == pytest.approx(-1 / 12)
+
+
+def test_ratings_are_openskill_plackett_luce_in_schedule_order() -> None:
+    # The records come in shuffled; the ratings follow match_index, with placings as ranks.
+    shuffled = list(reversed(FIXTURE))
+    model = PlackettLuce()
+    a, b = model.rating(name="A"), model.rating(name="B")
+    for r in FIXTURE:
+        by_name = dict(zip(r.seating, r.placings, strict=True))
+        [[a], [b]] = model.rate([[a], [b]], ranks=[float(by_name["A"]), float(by_name["B"])])
+    got = {r.name: r for r in ratings(shuffled)}
+    assert got["A"].mu == pytest.approx(a.mu) and got["A"].sigma == pytest.approx(a.sigma)
+    assert got["B"].mu == pytest.approx(b.mu)
+    assert got["A"].ordinal == pytest.approx(a.mu - 3 * a.sigma)
+    first = {r.name: r.mu for r in ratings(FIXTURE[:1])}
+    assert first["A"] > 25.0 > first["B"]  # placing 1 is the winner; openskill starts at mu 25
+    assert compute_stats(shuffled).ratings == ratings(FIXTURE)
+
+
+def test_self_play_rated_once_and_single_deal_set_has_no_interval() -> None:
+    same = record(0, 0, ("A", "A"), ((1, 2),), (1, 2))
+    stats = compute_stats([same])
+    a = stats.player("A")
+    assert a is not None and a.score_per_hole is not None
+    assert a.matches == 2 and a.score_per_hole.mean == pytest.approx(1.5)
+    assert a.score_per_hole.low is None and a.score_per_hole.se is None  # one deal set: no interval
+    assert stats.pairs == ()
+    assert stats.ratings[0].mu == pytest.approx(25.0)  # no opponent, no update
+
+
+def test_to_json_round_trips_through_json() -> None:
+    import json
+
+    data = compute_stats(FIXTURE).to_json()
+    assert json.loads(json.dumps(data, allow_nan=False)) == data
+    assert data["players"][0]["score_per_hole"]["n"] == 3
+
+
+def test_helpers() -> None:
+    assert percentile([5.0], 95) == 5.0
+    assert percentile([1.0, 2.0, 3.0, 4.0, 5.0], 50) == 3.0
+    assert likelihood_of_superiority(-1.0, 0.0) == 1.0
+    assert likelihood_of_superiority(0.0, 1.0) == 0.5
+    assert estimate([1.0, 3.0]).interval(0.5) == pytest.approx((2.0 - 1.0, 2.0 + 1.0))  # t(0.75, 1) = 1
+
+
+# --- Coverage on simulated tournaments --------------------------------------------------------
+
+TRUE_DIFF = 0.3  # A's extra points per hole over B
+
+
+def simulated_tournament(rng: random.Random, deal_sets: int, holes: int = 9) -> list[MatchRecord]:
+    """Duplicate two-player tournament: each seat's luck is fixed by the deal set, shared by both seatings."""
+    records = []
+    for d in range(deal_sets):
+        luck = [[rng.randint(-2, 10) for _ in range(2)] for _ in range(holes)]
+        for s, seating in enumerate((("A", "B"), ("B", "A"))):
+            scores = tuple(
+                tuple(
+                    luck[h][seat]
+                    + rng.randint(-3, 3)
+                    + (1 if seating[seat] == "A" and rng.random() < TRUE_DIFF else 0)
+                    for seat in range(2)
+                )
+                for h in range(holes)
+            )
+            totals = [sum(h[seat] for h in scores) for seat in range(2)]
+            placings = tuple(1 + sum(t < mine for t in totals) for mine in totals)
+            records.append(record(2 * d + s, d, seating, scores, placings))
+    return records
+
+
+def test_pairwise_interval_covers_true_difference_about_95_percent() -> None:
+    rng = random.Random(20240909)
+    covered = 0
+    runs = 400
+    for _ in range(runs):
+        records = simulated_tournament(rng, deal_sets=30)
+        diff = estimate(pair_block_differences(records, "A", "B"))
+        assert diff.low is not None and diff.high is not None
+        covered += diff.low <= TRUE_DIFF <= diff.high
+    # Binomial(400, 0.95) has SD 4.4 hits: 92-98% is about -7/+5 SD.
+    assert 0.92 * runs <= covered <= 0.98 * runs
+    # And duplicate deals remove the shared luck: the paired SD is well below the unpaired one.
+    pair = compute_stats(simulated_tournament(rng, deal_sets=30)).pair("A", "B")
+    assert pair is not None and pair.sd_ratio is not None
+    assert pair.sd_ratio < 0.8
+    assert math.isfinite(pair.sd_ratio)
+
+
+# --- Tables and CSV ---------------------------------------------------------------------------
+
+
+def test_standings_tables_sorted_by_rating_or_placing() -> None:
+    stats = compute_stats(FIXTURE)
+    # B's ordinal (4.36) is above A's (3.51): A's two last matches were losses; A places better on average.
+    by_rating = standings_lines(stats)
+    assert by_rating[0].split()[:4] == ["#", "player", "ordinal", "mu"]
+    assert [line.split()[1] for line in by_rating[2:]] == ["B", "A"]
+    by_placing = standings_lines(stats, StandingsOrder.PLACING)
+    assert [line.split()[1] for line in by_placing[2:]] == ["A", "B"]
+    a_line = by_placing[2].split()
+    assert a_line[6:9] == ["2.33", "[0.34,", "4.33]"]  # score/hole and its interval, as computed above
+    assert a_line[-2:] == ["25.0", "38.5"] and by_placing[3].split()[-2:] == ["-", "-"]  # B: no times
+    assert len({len(line) for line in by_placing[:2]}) == 1  # header and rule line up
+
+
+def test_pairwise_and_seat_tables() -> None:
+    stats = compute_stats(FIXTURE)
+    pair = pairwise_lines(stats)
+    assert pair[2].split() == ["A", "B", "3", "-0.167", "[-3.96,", "+3.63]", "57.5%", "1.53", "1.21", "1.26"]
+    seats = seat_lines(stats)
+    assert seats[2].split()[:4] == ["0", "12", "2.50", "[1.88,"]
+
+
+def test_csv_rows_full_precision_and_empty_when_undefined() -> None:
+    stats = compute_stats(FIXTURE)
+    rows = standings_csv_rows(stats, StandingsOrder.PLACING)
+    header = rows[0]
+    a = dict(zip(header, rows[1], strict=True))
+    b = dict(zip(header, rows[2], strict=True))
+    assert (a["player"], float(a["score_per_hole"]), float(a["win_share"])) == ("A", 7 / 3, 3.5 / 6)
+    assert (b["decision_median_ms"], b["decision_p95_ms"]) == ("", "")
+    pair_rows = pairwise_csv_rows(stats)
+    assert len(pair_rows) == 2 and float(dict(zip(pair_rows[0], pair_rows[1], strict=True))["los"]) == pytest.approx(
+        0.5749466
+    )
+
+
+def test_a_damaged_record_is_refused_with_one_line() -> None:
+    bad = MatchRecord(7, 0, ("A", "B"), ((1, 2), (3,)), (4, 2), (2, 1), ("ok", "ok"), (0, 0), ((), ()))
+    with pytest.raises(ValueError, match=r"^match 7: hole_scores\[1\] has 1 seats, its seating 2$"):
+        compute_stats([bad])
+
+
+def test_no_records_no_statistics() -> None:
+    stats = compute_stats([])
+    assert (stats.matches, stats.deal_sets, stats.players, stats.pairs, stats.seats) == (0, 0, (), (), ())
+    assert standings_lines(stats)[2:] == []
