@@ -182,97 +182,55 @@ OPTION_NAMES: tuple[str, ...] = (
     "turn_limit",
 )
 
-# Defaults per preset. "auto" and None mean: resolved from the layout and player count.
-PRESETS: dict[str, dict[str, Any]] = {
+# The defaults every preset shares; each preset below names only where it differs.
+# "auto" and None mean: resolved from the layout and player count.
+_BASE_DEFAULTS: dict[str, Any] = {
+    "max_players": 8,
+    "layout": "2x3",
+    "decks": "auto",
+    "jokers": "off",
+    "twos": -2,
+    "court_values": "10/10",
+    "reveal_count": 2,
+    "reveal": "flip",
+    "reveal_choice": "player",
+    "flip_after_throw": "none",
+    "swap_face": "up",
+    "knocking": False,
+    "knock_penalty": 10,
+    "lines": "columns",
+    "cancel": "line",
+    "pair_scope": "columns",
+    "block_bonus": "off",
+    "card_powers": False,
+    "holes": 9,
+    "turn_limit": 100,
+}
+
+_PRESET_DIFFERENCES: dict[str, dict[str, Any]] = {
     "standard": {
         "max_players": 6,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
-        "twos": -2,
-        "court_values": "10/10",
-        "reveal_count": 2,
         "reveal": "peek",
         "reveal_choice": "fixed",
         "flip_after_throw": "must",
-        "swap_face": "up",
-        "knocking": False,
-        "knock_penalty": 10,
         "lines": None,  # columns; rows too on 3x3
-        "cancel": "line",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
     },
-    "classic": {
-        "max_players": 8,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
-        "twos": -2,
-        "court_values": "10/10",
-        "reveal_count": 2,
-        "reveal": "flip",
-        "reveal_choice": "player",
-        "flip_after_throw": "none",
-        "swap_face": "up",
-        "knocking": False,
-        "knock_penalty": 10,
-        "lines": "columns",
-        "cancel": "line",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
-    },
+    "classic": {},
     "knock": {
-        "max_players": 8,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
         "twos": 2,
-        "court_values": "10/10",
-        "reveal_count": 2,
-        "reveal": "flip",
-        "reveal_choice": "player",
-        "flip_after_throw": "none",
-        "swap_face": "up",
         "knocking": True,
-        "knock_penalty": 10,
-        "lines": "columns",
         "cancel": "pairs",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
     },
     "arena": {
-        "max_players": 8,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
-        "twos": -2,
-        "court_values": "10/10",
         "reveal_count": None,  # 3 on 3x3, else 2
         "reveal": None,  # peek on 2x2, else flip
-        "reveal_choice": "player",
-        "flip_after_throw": "none",
         "swap_face": None,  # down on 2x2, else up
         "knocking": None,  # on ("closing") on 2x2, else off
-        "knock_penalty": 10,
-        "lines": "columns",
-        "cancel": "line",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
     },
 }
+
+# Each preset's full defaults.
+PRESETS: dict[str, dict[str, Any]] = {name: {**_BASE_DEFAULTS, **diff} for name, diff in _PRESET_DIFFERENCES.items()}
 
 _LAYOUT_BY_CARDS = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 _JOKER_DEFAULT_VALUE = -2

@@ -616,3 +616,11 @@ def test_rules_is_frozen() -> None:
     with pytest.raises(AttributeError):
         rules.players = 3  # type: ignore[misc]
     assert isinstance(rules, Rules)
+
+
+def test_presets_resolve_as_snapshot() -> None:
+    """Every preset, player count and layout resolves exactly as recorded before the presets were
+    written as one base plus differences (tests/golden_rules/make_presets.py)."""
+    from tests.golden_rules.make_presets import PATH, resolved
+
+    assert resolved() == json.loads(PATH.read_text())
