@@ -563,10 +563,13 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
-            if self.decision is None:
-                raise IllegalAction(f"no decision is pending, got {action}")
-            raise IllegalAction(f"{action} is not legal now (decision {self.decision.value})")
+        # Legal actions are interned, and so is every parsed one: looking for the same object
+        # first spares a call of Action.__eq__ for each legal action listed before it.
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            self._check_legal(action, legal)
         seat = self.to_move
         slot = action.slot
         # A legal action means a seat is to move, and every slotted kind carries its slot.
@@ -634,6 +637,14 @@ class Game:
             self._target(seat, target, slot)
         else:  # pragma: no cover - every kind is handled above
             raise AssertionError(kind)
+
+    def _check_legal(self, action: Action, legal: tuple[Action, ...]) -> None:
+        """Raise IllegalAction unless `action` equals one of `legal` (an action built by hand)."""
+        if action in legal:
+            return
+        if self.decision is None:
+            raise IllegalAction(f"no decision is pending, got {action}")
+        raise IllegalAction(f"{action} is not legal now (decision {self.decision.value})")
 
     def _to_discard(self, card: int) -> None:
         self.discard.append(card)

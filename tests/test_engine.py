@@ -19,6 +19,7 @@ import pytest
 from golfref.cards import Rank
 from golfref.engine import (
     Action,
+    ActionKind,
     Decision,
     DrawEvent,
     FlipEvent,
@@ -912,3 +913,15 @@ def test_last_table_is_the_hole_as_it_ended_before_its_cards_turned_up() -> None
     deal(g, [HEARTS, SPADES], "7C")
     play(g, "stock", "swap:0")
     assert _state(table) == before
+
+
+def test_an_action_built_by_hand_is_as_legal_as_the_interned_one() -> None:
+    g = new_game("standard")
+    deal(g, [SPADES, HEARTS], "7C", ["AC"])
+    by_hand = Action(ActionKind.DRAW_STOCK)
+    assert by_hand is not Action.parse("stock") and by_hand == Action.parse("stock")
+    g.apply(by_hand)
+    g.apply(Action(ActionKind.SWAP, 2))
+    assert grid_names(g, 0)[2] == "AC"
+    with pytest.raises(IllegalAction, match="not legal now"):
+        g.apply(Action(ActionKind.SWAP, 2))
