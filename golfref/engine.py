@@ -13,12 +13,12 @@ row-major from 0. Seats are numbered from 0.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NamedTuple
 
 from .cards import Card, Rank, deck_set
-from .rules import DOUBLE, FlipAfterThrow, Reveal, RevealChoice, Rules
+from .rules import FlipAfterThrow, KnockPenalty, Reveal, RevealChoice, Rules
 from .scoring import GridScore, score_grid
 
 __all__ = [
@@ -29,6 +29,19 @@ __all__ = [
     "HoleResult",
     "Shuffle",
     "Move",
+    "Pile",
+    "RevealEvent",
+    "DrawEvent",
+    "KnockEvent",
+    "SwapEvent",
+    "ThrowEvent",
+    "FlipEvent",
+    "PowerEvent",
+    "PowerTargetEvent",
+    "PowerSwapEvent",
+    "PowerPeekEvent",
+    "ReshuffleEvent",
+    "TableEvent",
     "Game",
     "GameError",
     "IllegalAction",
@@ -221,9 +234,12 @@ class Shuffle:
     order: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """An action taken by a seat."""
+class Move(NamedTuple):
+    """An action taken by a seat.
+
+    A named tuple, like the events below: one is made for every decision, and a frozen
+    dataclass costs several times as much to build.
+    """
 
     seat: int
     action: Action
@@ -243,17 +259,124 @@ def placings(totals: Sequence[int], disqualified: Iterable[int] = ()) -> tuple[i
     return tuple(last if s in out else 1 + sum(1 for u in ranked if u < t) for s, t in enumerate(totals))
 
 
-# Public event kinds kept per hole for the views (D13).
-EV_REVEAL, EV_DRAW, EV_KNOCK, EV_SWAP, EV_THROW, EV_FLIP, EV_POWER, EV_RESHUFFLE = (
-    "reveal",
-    "draw",
-    "knock",
-    "swap",
-    "throw",
-    "flip",
-    "power",
-    "reshuffle",
+class Pile(enum.Enum):
+    """Where a drawn card came from; its value is the word used in the protocol and the log."""
+
+    STOCK = "stock"
+    """The top of the stock: seen only by the drawer."""
+    DISCARD = "discard"
+    """The top of the discard pile: seen by everyone."""
+
+
+_P_STOCK = Pile.STOCK
+_P_DISCARD = Pile.DISCARD
+
+# The public events of a hole (D13), kept per hole in `Game.events`. They record what
+# happened in full (every card id); view.py alone decides what each seat may see of them.
+
+
+class RevealEvent(NamedTuple):
+    """A seat revealed own slot `slot` (card `card`) at the start of the hole."""
+
+    seat: int
+    slot: int
+    card: int
+
+
+class DrawEvent(NamedTuple):
+    """A seat drew card `card` from `pile`."""
+
+    seat: int
+    pile: Pile
+    card: int
+
+
+class KnockEvent(NamedTuple):
+    """A seat knocked (D4)."""
+
+    seat: int
+
+
+class SwapEvent(NamedTuple):
+    """A seat put drawn card `card` into own slot `slot`; card `discarded` went onto the pile."""
+
+    seat: int
+    slot: int
+    card: int
+    discarded: int
+    from_stock: bool
+    """Whether the card placed was drawn from the stock (then only the seat knows it, if it lies face down)."""
+
+
+class ThrowEvent(NamedTuple):
+    """A seat threw drawn stock card `card` onto the discard pile."""
+
+    seat: int
+    card: int
+
+
+class FlipEvent(NamedTuple):
+    """A seat turned own slot `slot` (card `card`) face up (D5)."""
+
+    seat: int
+    slot: int
+    card: int
+
+
+class PowerEvent(NamedTuple):
+    """A seat threw drawn card `card` (J, Q or K) away to use its power (D11)."""
+
+    seat: int
+    card: int
+
+
+class PowerTargetEvent(NamedTuple):
+    """A seat using a king chose slot `slot` of seat `target` as the first card of its swap."""
+
+    seat: int
+    target: int
+    slot: int
+
+
+class PowerSwapEvent(NamedTuple):
+    """A seat using a king swapped slot `first_slot` of `first` with slot `second_slot` of `second`."""
+
+    seat: int
+    first: int
+    first_slot: int
+    second: int
+    second_slot: int
+
+
+class PowerPeekEvent(NamedTuple):
+    """A seat using a jack or queen peeked at slot `slot` of seat `target`: card `card`."""
+
+    seat: int
+    target: int
+    slot: int
+    card: int
+
+
+class ReshuffleEvent(NamedTuple):
+    """The discard pile but its top card was shuffled into a new stock of `cards` cards (D7)."""
+
+    cards: int
+
+
+TableEvent = (
+    RevealEvent
+    | DrawEvent
+    | KnockEvent
+    | SwapEvent
+    | ThrowEvent
+    | FlipEvent
+    | PowerEvent
+    | PowerTargetEvent
+    | PowerSwapEvent
+    | PowerPeekEvent
+    | ReshuffleEvent
 )
+"""One public event of a hole."""
 
 
 class Game:
@@ -269,10 +392,10 @@ class Game:
         self.history: list[Event] = []
         self.results: list[HoleResult] = []
         self.hole_scores: tuple[tuple[int, ...], ...] = ()
-        self.last_events: list[tuple[Any, ...]] = []
-        # Called with the game when a hole has ended, before its cards are turned up and the
-        # table is cleared: a printer uses it to show the hole's last turn as it was played.
-        self.before_scoring: Callable[[Game], None] | None = None
+        # The table as the last scored hole ended, before its cards were turned up and it was
+        # cleared: its events feed the hole-end notices, and a printer shows the hole's last
+        # turn from it as it was played.
+        self.last_table: Game | None = None
         self.totals = [0] * self.players
         self.hole = 0
         self.over = False
@@ -301,7 +424,7 @@ class Game:
         self.knocker: int | None = None
         self.final_left = -1  # turns still owed after a close or knock; -1: none triggered
         self._next_seat = self.starter
-        self.events: list[tuple[Any, ...]] = []  # public events of this hole, read through view.py
+        self.events: list[TableEvent] = []  # public events of this hole, read through view.py
         self._legal: tuple[Action, ...] | None = None
 
     @property
@@ -340,7 +463,7 @@ class Game:
             self._deal(order)
         else:
             self.stock = list(reversed(order))
-            self.events.append((EV_RESHUFFLE, None, len(order)))
+            self.events.append(ReshuffleEvent(len(order)))
             self._next_turn()
 
     def _deal(self, order: tuple[int, ...]) -> None:
@@ -373,7 +496,7 @@ class Game:
         else:
             self.known[card] |= 1 << seat
         if record:
-            self.events.append((EV_REVEAL, seat, slot, card))
+            self.events.append(RevealEvent(seat, slot, card))
 
     # -- decisions -----------------------------------------------------------------
 
@@ -399,7 +522,7 @@ class Game:
             swaps = _SWAP_SETS[self.slots]
             if not self.drawn_from_stock:
                 return swaps
-            if self._power_usable():
+            if self._power_usable(seat):
                 return swaps + _THROW_POWER
             return swaps + _THROW_ONLY
         if decision is _D_FLIP:
@@ -411,23 +534,21 @@ class Game:
             bit = 1 << seat
             return tuple(_REVEALS[i] for i, c in enumerate(grid) if not up[c] and not self.known[c] & bit)
         if decision is _D_TARGET:
-            return tuple(_TARGETS[s][i] for s, i in self._targets())
+            return tuple(_TARGETS[s][i] for s, i in self._targets(seat))
         raise AssertionError(decision)
 
-    def _power_usable(self) -> bool:
+    def _power_usable(self, seat: int) -> bool:
         if not self.rules.card_powers:
             return False
         rank = self.ranks[self.drawn]
         up = self.up
-        seat = self.to_move
         if rank is Rank.JACK:
-            return any(not up[c] for c in self.grids[seat])  # type: ignore[index]
+            return any(not up[c] for c in self.grids[seat])
         if rank is Rank.QUEEN:
             return any(not up[c] for s, g in enumerate(self.grids) if s != seat for c in g)
         return rank is Rank.KING
 
-    def _targets(self) -> list[tuple[int, int]]:
-        seat: int = self.to_move  # type: ignore[assignment]
+    def _targets(self, seat: int) -> list[tuple[int, int]]:
         up = self.up
         rank = self.power_rank
         if rank is Rank.JACK:
@@ -442,11 +563,17 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
-            if self.decision is None:
-                raise IllegalAction(f"no decision is pending, got {action}")
-            raise IllegalAction(f"{action} is not legal now (decision {self.decision.value})")
-        seat: int = self.to_move  # type: ignore[assignment]
+        # Legal actions are interned, and so is every parsed one: looking for the same object
+        # first spares a call of Action.__eq__ for each legal action listed before it.
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            self._check_legal(action, legal)
+        seat = self.to_move
+        slot = action.slot
+        # A legal action means a seat is to move, and every slotted kind carries its slot.
+        assert seat is not None
         self.history.append(Move(seat, action))
         self._legal = None
         kind = action.kind
@@ -455,34 +582,37 @@ class Game:
             self.drawn, self.drawn_from_stock = card, True
             self.known[card] |= 1 << seat
             self.decision = _D_PLACE
-            self.events.append((EV_DRAW, seat, "stock", card))
+            self.events.append(DrawEvent(seat, _P_STOCK, card))
         elif kind is _K_DISCARD:
             card = self.discard.pop()
             self.drawn, self.drawn_from_stock = card, False
             self.decision = _D_PLACE
-            self.events.append((EV_DRAW, seat, "discard", card))
+            self.events.append(DrawEvent(seat, _P_DISCARD, card))
         elif kind is _K_SWAP:
-            self._swap(seat, action.slot)  # type: ignore[arg-type]
+            assert slot is not None
+            self._swap(seat, slot)
             self._end_turn(seat)
         elif kind is _K_THROW:
             card = self.drawn
             self._to_discard(card)
             self.drawn = -1
-            self.events.append((EV_THROW, seat, card))
+            self.events.append(ThrowEvent(seat, card))
             if self.rules.flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
                 self.decision = _D_FLIP
             else:
                 self._end_turn(seat)
         elif kind is _K_FLIP:
-            card = self.grids[seat][action.slot]  # type: ignore[index]
+            assert slot is not None
+            card = self.grids[seat][slot]
             self.up[card] = True
             self.known[card] = self.all_seats
-            self.events.append((EV_FLIP, seat, action.slot, card))
+            self.events.append(FlipEvent(seat, slot, card))
             self._end_turn(seat)
         elif kind is _K_PASS:
             self._end_turn(seat)
         elif kind is _K_REVEAL:
-            self._reveal(seat, action.slot)  # type: ignore[arg-type]
+            assert slot is not None
+            self._reveal(seat, slot)
             self.reveal_left[seat] -= 1
             if self.reveal_left[seat] == 0:
                 nxt = (seat + 1) % self.players
@@ -492,19 +622,29 @@ class Game:
         elif kind is _K_KNOCK:
             self.knocker = seat
             self.final_left = self.players  # the knock itself is the first counted turn
-            self.events.append((EV_KNOCK, seat))
+            self.events.append(KnockEvent(seat))
             self._end_turn(seat)
         elif kind is _K_POWER:
             card = self.drawn
             self.power_rank = self.ranks[card]
             self._to_discard(card)
             self.drawn = -1
-            self.events.append((EV_POWER, seat, card))
+            self.events.append(PowerEvent(seat, card))
             self.decision = _D_TARGET
         elif kind is _K_TARGET:
-            self._target(seat, action.seat, action.slot)  # type: ignore[arg-type]
+            target = action.seat
+            assert target is not None and slot is not None
+            self._target(seat, target, slot)
         else:  # pragma: no cover - every kind is handled above
             raise AssertionError(kind)
+
+    def _check_legal(self, action: Action, legal: tuple[Action, ...]) -> None:
+        """Raise IllegalAction unless `action` equals one of `legal` (an action built by hand)."""
+        if action in legal:
+            return
+        if self.decision is None:
+            raise IllegalAction(f"no decision is pending, got {action}")
+        raise IllegalAction(f"{action} is not legal now (decision {self.decision.value})")
 
     def _to_discard(self, card: int) -> None:
         self.discard.append(card)
@@ -525,23 +665,25 @@ class Game:
             self.up[card] = False
             self.known[card] = (1 << seat) if self.drawn_from_stock else self.all_seats
         self._to_discard(out)
-        self.events.append((EV_SWAP, seat, slot, card, out, self.drawn_from_stock))
+        self.events.append(SwapEvent(seat, slot, card, out, self.drawn_from_stock))
 
     def _target(self, seat: int, target_seat: int, slot: int) -> None:
         rank = self.power_rank
         card = self.grids[target_seat][slot]
         if rank is Rank.KING and self.first_target is None:
             self.first_target = (target_seat, slot)
-            self.events.append((EV_POWER, seat, "first", target_seat, slot))
+            self.events.append(PowerTargetEvent(seat, target_seat, slot))
             return
         if rank is Rank.KING:
-            s1, i1 = self.first_target  # type: ignore[misc]
+            first = self.first_target
+            assert first is not None
+            s1, i1 = first
             g1, g2 = self.grids[s1], self.grids[target_seat]
             g1[i1], g2[slot] = g2[slot], g1[i1]
-            self.events.append((EV_POWER, seat, "swap", s1, i1, target_seat, slot))
+            self.events.append(PowerSwapEvent(seat, s1, i1, target_seat, slot))
         else:
             self.known[card] |= 1 << seat
-            self.events.append((EV_POWER, seat, "peek", target_seat, slot, card))
+            self.events.append(PowerPeekEvent(seat, target_seat, slot, card))
         self.power_rank = None
         self.first_target = None
         self._end_turn(seat)
@@ -586,8 +728,8 @@ class Game:
         self._legal = None
 
     def _end_hole(self, end: HoleEnd) -> None:
-        if self.before_scoring is not None:
-            self.before_scoring(self)
+        self.last_table = None  # one table kept, not a chain of every hole's
+        self.last_table = self.clone()
         rules = self.rules
         ranks = self.ranks
         for g in self.grids:
@@ -605,10 +747,11 @@ class Game:
             k = self.knocker
             # D4: a tie for lowest is a failed knock.
             if any(raw[s] <= raw[k] for s in range(self.players) if s != k):
-                if rules.knock_penalty == DOUBLE:
+                penalty = rules.knock_penalty
+                if penalty is KnockPenalty.DOUBLE:
                     penalties[k] = raw[k] if raw[k] > 0 else 0
                 else:
-                    penalties[k] = int(rules.knock_penalty)
+                    penalties[k] = penalty
         scores = [raw[s] + penalties[s] for s in range(self.players)]
         for s in range(self.players):
             self.totals[s] += scores[s]
@@ -627,8 +770,6 @@ class Game:
             )
         )
         self.hole_scores += (tuple(scores),)
-        # The events of the hole just scored, for the hole-end notices (view.events_for).
-        self.last_events = self.events
         self.decision = None
         self.to_move = None
         self._legal = None
@@ -639,6 +780,28 @@ class Game:
         self.hole += 1
         self._reset_hole()
         self.chance = tuple(range(len(self.cards)))
+
+    # -- copies ----------------------------------------------------------------------
+
+    def clone(self) -> Game:
+        """An independent copy of the whole state: playing on either leaves the other as it was."""
+        other = Game.__new__(Game)
+        # Everything else the game holds is immutable (frozen values, tuples, numbers) and
+        # is shared; tests/test_engine.py checks that no mutable object is.
+        other.__dict__.update(self.__dict__)
+        other.history = self.history.copy()
+        other.results = self.results.copy()
+        other.totals = self.totals.copy()
+        other.grids = [g.copy() for g in self.grids]
+        other.up = self.up.copy()
+        other.known = self.known.copy()
+        other.stock = self.stock.copy()
+        other.discard = self.discard.copy()
+        other.reveal_left = self.reveal_left.copy()
+        other.turns = self.turns.copy()
+        other.events = self.events.copy()
+        other.last_table = None if self.last_table is None else self.last_table.clone()
+        return other
 
     # -- results ---------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .cards import Card, Rank
-from .engine import Action, ActionKind
+from .engine import Action, ActionKind, Decision
 from .rules import Lines, Rules
 from .scoring import rank_values
 from .view import SeatView
@@ -69,14 +69,14 @@ class GreedyPolicy:
         """Pick the action with the best one-ply estimate."""
         decision = seat_view.decision
         own = list(seat_view.grids[seat_view.seat])
-        if decision == "reveal" or decision == "flip":
+        if decision is Decision.REVEAL or decision is Decision.FLIP:
             flips = [a for a in legal if a.slot is not None]
             return flips[0] if flips else legal[0]
-        if decision == "draw":
+        if decision is Decision.DRAW:
             return self._draw(seat_view, own, legal)
-        if decision == "place":
+        if decision is Decision.PLACE:
             return self._place(seat_view, own, legal)
-        if decision == "target":
+        if decision is Decision.TARGET:
             return self._target(seat_view, legal)
         return legal[0]
 
@@ -132,15 +132,15 @@ class GreedyPolicy:
         return any(c is not None and c.rank is card.rank for c in v.grids[nxt])
 
     def _target(self, v: SeatView, legal: Sequence[Action]) -> Action:
-        if v.power != "K":
+        if v.power is not Rank.KING:
             # A peek is worth most on a card this seat has not seen yet.
-            unseen = [a for a in legal if v.grids[a.seat][a.slot] is None]  # type: ignore[index]
+            unseen = [a for a in legal if _targeted(v, a) is None]
             return unseen[0] if unseen else legal[0]
         # King: move my worst visible card to the opponent with the best visible one.
         values = self.values
 
         def worth(a: Action) -> float:
-            card = v.grids[a.seat][a.slot]  # type: ignore[index]
+            card = _targeted(v, a)
             return _UNSEEN if card is None else float(values[card.rank])
 
         if v.first_target is None:
@@ -148,6 +148,13 @@ class GreedyPolicy:
             return max(mine or legal, key=worth)
         theirs = [a for a in legal if a.seat != v.seat]
         return min(theirs or legal, key=worth)
+
+
+def _targeted(v: SeatView, action: Action) -> Card | None:
+    """The card a `target` action points at, as this seat sees it."""
+    seat, slot = action.seat, action.slot
+    assert seat is not None and slot is not None, action  # every target action names both
+    return v.grids[seat][slot]
 
 
 POLICIES = ("random", "greedy")

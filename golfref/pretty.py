@@ -19,7 +19,6 @@ escape sequence at all is printed.
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -30,7 +29,7 @@ from typing import Any
 from .cards import Card, Rank, Suit
 from .engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
 from .log import history_from_log
-from .rules import Cancel, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
+from .rules import Cancel, KnockPenalty, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
 from .terminal import hole_label, sanitize
 from .view import events_for, view
 
@@ -186,21 +185,6 @@ class _Turn:
     closes: bool = False
 
 
-def _snapshot(game: Game) -> Game:
-    """A copy of the table as it stands, for printing after the game has moved on."""
-    table = copy.copy(game)
-    table.grids = [list(g) for g in game.grids]
-    table.up = list(game.up)
-    table.known = list(game.known)
-    table.stock = list(game.stock)
-    table.discard = list(game.discard)
-    table.events = list(game.events)
-    table.turns = list(game.turns)
-    table.totals = list(game.totals)
-    table.before_scoring = None
-    return table
-
-
 class _Printer:
     def __init__(
         self,
@@ -238,10 +222,6 @@ class _Printer:
         self.name_width = max(_width(n) for n in self.names)
         self.text_indent = 4 + self.name_width + 2  # where a turn's text starts: "  7 alice  ..."
         self.game = Game(self.rules)
-        # The engine clears a hole's table as soon as it scores it; its last turn is
-        # printed from this copy, taken just before, through the same view functions.
-        self.last_table: Game | None = None
-        self.game.before_scoring = self._keep_table
         self.card_ids = {str(c): i for i, c in enumerate(self.game.cards)}
         self.faults: list[dict[str, Any]] = [f for f in doc.get("faults") or [] if isinstance(f, dict)]
         # A fault is shown at the step of its request (request ids are unique in a match),
@@ -441,7 +421,7 @@ class _Printer:
             {"none": "no flip", "may": "may flip", "must": "must flip"}[r.flip_after_throw.value] + " after a throw",
         ]
         if r.knocking:
-            penalty = "double" if r.knock_penalty == "double" else f"+{r.knock_penalty}"
+            penalty = "double" if r.knock_penalty is KnockPenalty.DOUBLE else f"+{r.knock_penalty}"
             second.append(f"knocking ({penalty})")
         if r.cancel is Cancel.LINE:
             lines = {
@@ -481,9 +461,6 @@ class _Printer:
                 status += f" at hole {at['hole']}"
             rows.append((str(i), self.names[i], program, status))
         return self.table(rows, right=(), shrink=2)
-
-    def _keep_table(self, game: Game) -> None:
-        self.last_table = _snapshot(game)
 
     def table(self, rows: Sequence[Sequence[str]], right: Sequence[int], shrink: int | None = None) -> list[str]:
         """Columns two spaces apart, within the width.
@@ -544,7 +521,7 @@ class _Printer:
             turn, i = self.play_turn(h, steps, i, events)
             ended = len(game.results) > results_before
             # The hole's last turn is told from the table as it stood before every card turned up.
-            table = self.last_table if ended and self.last_table is not None else game
+            table = game.last_table if ended and game.last_table is not None else game
             turn.events = self.events(table, mark)
             turn.closes = closer is None and table.closer == turn.seat
             mark = len(table.events)

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from .engine import HoleResult
-from .rules import DOUBLE, Rules
+from .rules import KnockPenalty, Rules
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -83,7 +83,7 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
         if name in ("jokers", "block_bonus"):
             out[name] = getattr(rules, name)
         elif name == "knock_penalty":
-            double = rules.knock_penalty == DOUBLE
+            double = rules.knock_penalty is KnockPenalty.DOUBLE
             out[name] = None if double else rules.knock_penalty
             out["knock_double"] = double
         else:

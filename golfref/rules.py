@@ -14,6 +14,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 __all__ = [
+    "CourtValues",
+    "KnockPenalty",
     "Reveal",
     "RevealChoice",
     "FlipAfterThrow",
@@ -31,6 +33,22 @@ __all__ = [
 
 class RulesError(ValueError):
     """A rule option, value or combination that cannot be played."""
+
+
+class CourtValues(enum.Enum):
+    """What a jack and a queen are worth (D9)."""
+
+    TEN_TEN = "10/10"
+    """Jack 10, queen 10."""
+    ELEVEN_TWELVE = "11/12"
+    """Jack 11, queen 12."""
+
+
+class KnockPenalty(enum.Enum):
+    """A knock penalty that is not a fixed number of points (D4)."""
+
+    DOUBLE = "double"
+    """A failed knocker's hole score counts twice (a score of 0 or less is not doubled)."""
 
 
 class Reveal(enum.Enum):
@@ -93,9 +111,6 @@ class PairScope(enum.Enum):
     """Anywhere in the grid."""
 
 
-DOUBLE = "double"
-
-
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A fully resolved rule set: every option has its final value."""
@@ -107,14 +122,15 @@ class Rules:
     decks: int
     jokers: int | None
     twos: int
-    court_values: str
+    court_values: CourtValues
     reveal_count: int
     reveal: Reveal
     reveal_choice: RevealChoice
     flip_after_throw: FlipAfterThrow
     swap_face_up: bool
     knocking: bool
-    knock_penalty: int | str
+    knock_penalty: int | KnockPenalty
+    """Points added to a failed knocker's hole score, or `KnockPenalty.DOUBLE`."""
     lines: Lines
     cancel: Cancel
     pair_scope: PairScope
@@ -136,12 +152,12 @@ class Rules:
     @property
     def jack_value(self) -> int:
         """Points of a jack."""
-        return 11 if self.court_values == "11/12" else 10
+        return 11 if self.court_values is CourtValues.ELEVEN_TWELVE else 10
 
     @property
     def queen_value(self) -> int:
         """Points of a queen."""
-        return 12 if self.court_values == "11/12" else 10
+        return 12 if self.court_values is CourtValues.ELEVEN_TWELVE else 10
 
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain data, with the option names a match config uses."""
@@ -182,97 +198,55 @@ OPTION_NAMES: tuple[str, ...] = (
     "turn_limit",
 )
 
-# Defaults per preset. "auto" and None mean: resolved from the layout and player count.
-PRESETS: dict[str, dict[str, Any]] = {
+# The defaults every preset shares; each preset below names only where it differs.
+# "auto" and None mean: resolved from the layout and player count.
+_BASE_DEFAULTS: dict[str, Any] = {
+    "max_players": 8,
+    "layout": "2x3",
+    "decks": "auto",
+    "jokers": "off",
+    "twos": -2,
+    "court_values": "10/10",
+    "reveal_count": 2,
+    "reveal": "flip",
+    "reveal_choice": "player",
+    "flip_after_throw": "none",
+    "swap_face": "up",
+    "knocking": False,
+    "knock_penalty": 10,
+    "lines": "columns",
+    "cancel": "line",
+    "pair_scope": "columns",
+    "block_bonus": "off",
+    "card_powers": False,
+    "holes": 9,
+    "turn_limit": 100,
+}
+
+_PRESET_DIFFERENCES: dict[str, dict[str, Any]] = {
     "standard": {
         "max_players": 6,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
-        "twos": -2,
-        "court_values": "10/10",
-        "reveal_count": 2,
         "reveal": "peek",
         "reveal_choice": "fixed",
         "flip_after_throw": "must",
-        "swap_face": "up",
-        "knocking": False,
-        "knock_penalty": 10,
         "lines": None,  # columns; rows too on 3x3
-        "cancel": "line",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
     },
-    "classic": {
-        "max_players": 8,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
-        "twos": -2,
-        "court_values": "10/10",
-        "reveal_count": 2,
-        "reveal": "flip",
-        "reveal_choice": "player",
-        "flip_after_throw": "none",
-        "swap_face": "up",
-        "knocking": False,
-        "knock_penalty": 10,
-        "lines": "columns",
-        "cancel": "line",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
-    },
+    "classic": {},
     "knock": {
-        "max_players": 8,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
         "twos": 2,
-        "court_values": "10/10",
-        "reveal_count": 2,
-        "reveal": "flip",
-        "reveal_choice": "player",
-        "flip_after_throw": "none",
-        "swap_face": "up",
         "knocking": True,
-        "knock_penalty": 10,
-        "lines": "columns",
         "cancel": "pairs",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
     },
     "arena": {
-        "max_players": 8,
-        "layout": "2x3",
-        "decks": "auto",
-        "jokers": "off",
-        "twos": -2,
-        "court_values": "10/10",
         "reveal_count": None,  # 3 on 3x3, else 2
         "reveal": None,  # peek on 2x2, else flip
-        "reveal_choice": "player",
-        "flip_after_throw": "none",
         "swap_face": None,  # down on 2x2, else up
         "knocking": None,  # on ("closing") on 2x2, else off
-        "knock_penalty": 10,
-        "lines": "columns",
-        "cancel": "line",
-        "pair_scope": "columns",
-        "block_bonus": "off",
-        "card_powers": False,
-        "holes": 9,
-        "turn_limit": 100,
     },
 }
+
+# Each preset's full defaults.
+PRESETS: dict[str, dict[str, Any]] = {name: {**_BASE_DEFAULTS, **diff} for name, diff in _PRESET_DIFFERENCES.items()}
 
 _LAYOUT_BY_CARDS = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 _JOKER_DEFAULT_VALUE = -2
@@ -443,8 +417,9 @@ def resolve_rules(
     twos = _int_in("twos", pick("twos"), -2, 2)
     if twos not in (-2, 2):
         raise RulesError(f"twos: must be -2 or 2, got {twos}")
-    court = str(pick("court_values")).replace(" ", "")
-    if court not in ("10/10", "11/12"):
+    court_text = str(pick("court_values")).replace(" ", "")
+    court = next((c for c in CourtValues if c.value == court_text), None)
+    if court is None:
         raise RulesError(f"court_values: expected 10/10 or 11/12, got {pick('court_values')!r}")
 
     if "reveal_count" in given:
@@ -478,8 +453,8 @@ def resolve_rules(
         knock_value = two_by_two
     knocking = _bool("knocking", knock_value)
     penalty_value = pick("knock_penalty")
-    if isinstance(penalty_value, str) and penalty_value.strip().lower() == DOUBLE:
-        knock_penalty: int | str = DOUBLE
+    if isinstance(penalty_value, str) and penalty_value.strip().lower() == KnockPenalty.DOUBLE.value:
+        knock_penalty: int | KnockPenalty = KnockPenalty.DOUBLE
     else:
         knock_penalty = _int_in("knock_penalty", penalty_value, 0, 100, "or double")
 

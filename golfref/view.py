@@ -11,18 +11,23 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .cards import Card
+from .cards import Card, Rank
 from .engine import (
-    EV_DRAW,
-    EV_FLIP,
-    EV_KNOCK,
-    EV_POWER,
-    EV_RESHUFFLE,
-    EV_REVEAL,
-    EV_SWAP,
-    EV_THROW,
+    Decision,
+    DrawEvent,
+    FlipEvent,
     Game,
+    KnockEvent,
+    Pile,
+    PowerEvent,
+    PowerPeekEvent,
+    PowerSwapEvent,
+    PowerTargetEvent,
+    RevealEvent,
+    SwapEvent,
+    ThrowEvent,
 )
+from .rules import Reveal
 
 __all__ = ["SeatView", "view", "events_for"]
 
@@ -38,7 +43,7 @@ class SeatView(NamedTuple):
     hole: int
     starter: int
     to_move: int | None
-    decision: str | None
+    decision: Decision | None
     grids: tuple[tuple[Card | None, ...], ...]
     """Each seat's grid, row-major; None where this seat has not seen the card."""
     face_up: tuple[tuple[bool, ...], ...]
@@ -47,9 +52,9 @@ class SeatView(NamedTuple):
     stock_size: int
     drawn: Card | None
     """The card in the hand of the seat to move, when this seat may see it."""
-    drawn_from: str | None
-    power: str | None
-    """The rank whose power is being used (`J`, `Q`, `K`), if any."""
+    drawn_from: Pile | None
+    power: Rank | None
+    """The rank whose power is being used (J, Q or K), if any."""
     first_target: tuple[int, int] | None
     closer: int | None
     knocker: int | None
@@ -65,14 +70,14 @@ class SeatView(NamedTuple):
             "hole": self.hole,
             "starter": self.starter,
             "to_move": self.to_move,
-            "decision": self.decision,
+            "decision": None if self.decision is None else self.decision.value,
             "grids": [[None if c is None else c.name for c in g] for g in self.grids],
             "face_up": [list(f) for f in self.face_up],
             "discard": [c.name for c in self.discard],
             "stock_size": self.stock_size,
             "drawn": None if self.drawn is None else self.drawn.name,
-            "drawn_from": self.drawn_from,
-            "power": self.power,
+            "drawn_from": None if self.drawn_from is None else self.drawn_from.value,
+            "power": None if self.power is None else self.power.value,
             "first_target": None if self.first_target is None else list(self.first_target),
             "closer": self.closer,
             "knocker": self.knocker,
@@ -91,26 +96,24 @@ def view(game: Game, seat: int) -> SeatView:
     grids = tuple(tuple([cards[c] if up[c] or known[c] & bit else None for c in g]) for g in game.grids)
     face_up = tuple(tuple([up[c] for c in g]) for g in game.grids)
     drawn: Card | None = None
-    drawn_from: str | None = None
+    drawn_from: Pile | None = None
     if game.drawn >= 0:
-        drawn_from = "stock" if game.drawn_from_stock else "discard"
+        drawn_from = _STOCK if game.drawn_from_stock else _DISCARD
         if known_to(game, game.drawn, seat):
             drawn = cards[game.drawn]
-    decision = game.decision
-    power = game.power_rank
     return SeatView(
         seat,
         game.hole,
         game.starter,
         game.to_move,
-        None if decision is None else decision.value,
+        game.decision,
         grids,
         face_up,
         tuple(map(cards.__getitem__, game.discard)),
         len(game.stock),
         drawn,
         drawn_from,
-        None if power is None else power.value,
+        game.power_rank,
         game.first_target,
         game.closer,
         game.knocker,
@@ -136,50 +139,51 @@ def events_for(game: Game, seat: int, start: int = 0, finished: bool = False) ->
     """
     cards = game.cards
     out: list[dict[str, Any]] = []
-    for ev in (game.last_events if finished else game.events)[start:]:
-        kind, who = ev[0], ev[1]
-        mine = who == seat
-        if kind == EV_REVEAL:
-            _, _, slot, card = ev
-            shown = game.rules.reveal.value == "flip" or mine
-            out.append({"event": kind, "seat": who, "slot": slot, "card": str(cards[card]) if shown else None})
-        elif kind == EV_DRAW:
-            _, _, source, card = ev
-            shown = source == "discard" or mine
-            out.append({"event": kind, "seat": who, "from": source, "card": str(cards[card]) if shown else None})
-        elif kind == EV_KNOCK:
-            out.append({"event": kind, "seat": who})
-        elif kind == EV_SWAP:
-            _, _, slot, card, removed, from_stock = ev
-            shown = game.rules.swap_face_up or not from_stock or mine
+    if finished:
+        events = [] if game.last_table is None else game.last_table.events
+    else:
+        events = game.events
+    for ev in events[start:]:
+        # The most frequent kinds first: this runs for every request a bot is sent.
+        if isinstance(ev, DrawEvent):
+            shown = ev.pile is _DISCARD or ev.seat == seat
+            card = str(cards[ev.card]) if shown else None
+            out.append({"event": "draw", "seat": ev.seat, "from": ev.pile.value, "card": card})
+        elif isinstance(ev, SwapEvent):
+            shown = game.rules.swap_face_up or not ev.from_stock or ev.seat == seat
             out.append(
                 {
-                    "event": kind,
-                    "seat": who,
-                    "slot": slot,
-                    "card": str(cards[card]) if shown else None,
-                    "discarded": str(cards[removed]),
+                    "event": "swap",
+                    "seat": ev.seat,
+                    "slot": ev.slot,
+                    "card": str(cards[ev.card]) if shown else None,
+                    "discarded": str(cards[ev.discarded]),
                 }
             )
-        elif kind == EV_THROW:
-            out.append({"event": kind, "seat": who, "card": str(cards[ev[2]])})
-        elif kind == EV_FLIP:
-            out.append({"event": kind, "seat": who, "slot": ev[2], "card": str(cards[ev[3]])})
-        elif kind == EV_POWER:
-            out.append(_power_event(game, ev, mine))
-        elif kind == EV_RESHUFFLE:
-            out.append({"event": kind, "cards": ev[2]})
+        elif isinstance(ev, ThrowEvent):
+            out.append({"event": "throw", "seat": ev.seat, "card": str(cards[ev.card])})
+        elif isinstance(ev, FlipEvent):
+            out.append({"event": "flip", "seat": ev.seat, "slot": ev.slot, "card": str(cards[ev.card])})
+        elif isinstance(ev, RevealEvent):
+            shown = game.rules.reveal is Reveal.FLIP or ev.seat == seat
+            card = str(cards[ev.card]) if shown else None
+            out.append({"event": "reveal", "seat": ev.seat, "slot": ev.slot, "card": card})
+        elif isinstance(ev, KnockEvent):
+            out.append({"event": "knock", "seat": ev.seat})
+        elif isinstance(ev, PowerEvent):
+            out.append({"event": "power", "seat": ev.seat, "card": str(cards[ev.card])})
+        elif isinstance(ev, PowerTargetEvent):
+            out.append({"event": "power_target", "seat": ev.seat, "target": [ev.target, ev.slot]})
+        elif isinstance(ev, PowerSwapEvent):
+            pair = [[ev.first, ev.first_slot], [ev.second, ev.second_slot]]
+            out.append({"event": "power_swap", "seat": ev.seat, "cards": pair})
+        elif isinstance(ev, PowerPeekEvent):
+            card = str(cards[ev.card]) if ev.seat == seat else None
+            out.append({"event": "power_peek", "seat": ev.seat, "target": [ev.target, ev.slot], "card": card})
+        else:
+            out.append({"event": "reshuffle", "cards": ev.cards})
     return out
 
 
-def _power_event(game: Game, ev: tuple[Any, ...], mine: bool) -> dict[str, Any]:
-    who = ev[1]
-    if isinstance(ev[2], int):  # the power card thrown away
-        return {"event": "power", "seat": who, "card": str(game.cards[ev[2]])}
-    step = ev[2]
-    if step == "first":
-        return {"event": "power_target", "seat": who, "target": [ev[3], ev[4]]}
-    if step == "swap":
-        return {"event": "power_swap", "seat": who, "cards": [[ev[3], ev[4]], [ev[5], ev[6]]]}
-    card = str(game.cards[ev[5]]) if mine else None
-    return {"event": "power_peek", "seat": who, "target": [ev[3], ev[4]], "card": card}
+_STOCK = Pile.STOCK
+_DISCARD = Pile.DISCARD

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from golfref import protocol
 from golfref.config import parse_config
-from golfref.engine import Action, Decision, Game
+from golfref.engine import Action, Decision, Game, Pile
 from golfref.referee import run_match
 from golfref.rules import RevealChoice, Rules, resolve_rules
 from golfref.view import events_for, view
@@ -185,7 +185,7 @@ def _check_view_facts(rules: Rules, seed: int) -> int:
                 assert v.discard, "the pile holds a card at every draw decision"
             if not v.discard:
                 empty += 1
-                assert game.decision is Decision.PLACE and v.drawn_from == "discard" and v.drawn is not None
+                assert game.decision is Decision.PLACE and v.drawn_from is Pile.DISCARD and v.drawn is not None
         if game.decision is Decision.DRAW:
             begun[game.to_move or 0] += 1  # a turn starts at the draw (a knock is a turn)
         holes_done = len(game.results)
@@ -228,7 +228,7 @@ def test_taking_the_piles_only_card_at_the_start_of_a_hole_empties_it() -> None:
     game.apply(Action.parse("discard"))
     for seat in (0, 1):
         v = view(game, seat)
-        assert v.discard == () and v.decision == "place" and v.drawn_from == "discard"
+        assert v.discard == () and v.decision is Decision.PLACE and v.drawn_from is Pile.DISCARD
 
 
 # -- ready ---------------------------------------------------------------------------------

@@ -8,20 +8,36 @@ every action is written out, so each test shows one rule at work.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import enum
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
+from golfref.cards import Rank
 from golfref.engine import (
     Action,
+    ActionKind,
     Decision,
+    DrawEvent,
+    FlipEvent,
     Game,
     GameError,
     HoleEnd,
     IllegalAction,
+    KnockEvent,
     Move,
+    PowerEvent,
+    PowerPeekEvent,
+    PowerSwapEvent,
+    PowerTargetEvent,
+    ReshuffleEvent,
+    RevealEvent,
     Shuffle,
+    SwapEvent,
+    ThrowEvent,
     placings,
 )
 from golfref.rules import resolve_rules
@@ -600,7 +616,7 @@ def test_d11_jack_peeks_one_own_face_down_card_instead_of_the_flip() -> None:
     play(g, "stock")
     assert legal(g) == [f"swap:{i}" for i in range(6)] + ["throw", "power"]
     play(g, "power")
-    assert g.decision is Decision.TARGET and view(g, 1).power == "J"
+    assert g.decision is Decision.TARGET and view(g, 1).power is Rank.JACK
     assert legal(g) == [f"target:0:{i}" for i in range(6)]
     assert str(g.cards[g.discard[-1]]) == "JC"
     play(g, "target:0:4")
@@ -766,3 +782,146 @@ def test_d14_equal_totals_share_a_place_in_a_played_game() -> None:
     assert g.over and g.totals == [4, 4, 17]
     assert g.placings() == (1, 1, 3)
     assert g.placings([1]) == (1, 3, 2)
+
+
+# -- typed events, clone ------------------------------------------------------------------
+
+
+def random_game(seed: int, stop: int, preset: str = "arena", players: int = 3, **options: Any) -> Game:
+    """A game of random legal play, stopped after `stop` decisions (or at its end)."""
+    rng = random.Random(seed)
+    options.setdefault("holes", 3)
+    options.setdefault("card_powers", True)
+    game = Game(resolve_rules(preset, options, players))
+    taken = 0
+    while not game.over and taken < stop:
+        if game.chance is not None:
+            order = list(game.chance)
+            rng.shuffle(order)
+            game.apply_shuffle(order)
+            continue
+        game.apply(rng.choice(game.legal_actions()))
+        taken += 1
+    return game
+
+
+EVENT_TYPES = (
+    RevealEvent, DrawEvent, KnockEvent, SwapEvent, ThrowEvent, FlipEvent, PowerEvent,
+    PowerTargetEvent, PowerSwapEvent, PowerPeekEvent, ReshuffleEvent,
+)  # fmt: skip
+
+
+def test_events_are_frozen_values_of_one_kind_each() -> None:
+    seen: set[type] = set()
+    rng = random.Random(5)
+    for preset, options in [("arena", {"layout": "2x2"}), ("classic", {"layout": "2x4", "flip_after_throw": "may"})]:
+        game = Game(resolve_rules(preset, {"holes": 20, "card_powers": True, **options}, 3))
+        while not game.over:
+            holes, mark = len(game.results), len(game.events)
+            if game.chance is not None:
+                order = list(game.chance)
+                rng.shuffle(order)
+                game.apply_shuffle(order)  # a deal (no event) or a reshuffle (an event)
+            else:
+                game.apply(rng.choice(game.legal_actions()))
+            table = game.last_table if len(game.results) > holes else game
+            assert table is not None
+            for ev in table.events[mark:]:
+                assert type(ev) in EVENT_TYPES, ev
+                with pytest.raises(AttributeError):
+                    setattr(ev, ev._fields[0], 0)  # frozen: events are values
+                seen.add(type(ev))
+    assert seen == set(EVENT_TYPES)
+
+
+def _mutable_pairs(a: Any, b: Any, path: str) -> list[str]:
+    """Paths where `a` and `b` (same shape) share one mutable object, searched recursively."""
+    if isinstance(a, (str, bytes, int, float, bool, type(None), enum.Enum)):
+        return []
+    shared = []
+    mutable = isinstance(a, (list, dict, set, bytearray, Game)) or (
+        dataclasses.is_dataclass(a) and not type(a).__dataclass_params__.frozen  # type: ignore[union-attr]
+    )
+    if mutable and a is b:
+        shared.append(path)
+    if isinstance(a, Game):
+        assert set(vars(a)) == set(vars(b))
+        for name in vars(a):
+            shared += _mutable_pairs(getattr(a, name), getattr(b, name), f"{path}.{name}")
+    elif isinstance(a, dict):
+        for key in a:
+            shared += _mutable_pairs(a[key], b[key], f"{path}[{key!r}]")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            shared += _mutable_pairs(x, y, f"{path}[{i}]")
+    elif dataclasses.is_dataclass(a):
+        for f in dataclasses.fields(a):
+            shared += _mutable_pairs(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+    return shared
+
+
+def _state(game: Game) -> dict[str, Any]:
+    """Everything the game holds, deep-copied, for comparing before and after."""
+    return {name: copy.deepcopy(value) for name, value in vars(game).items() if name != "last_table"} | {
+        "last_table": None if game.last_table is None else _state(game.last_table)
+    }
+
+
+@pytest.mark.parametrize("stop", [0, 1, 5, 40, 150, 10_000])
+def test_clone_shares_no_mutable_state(stop: int) -> None:
+    game = random_game(3, stop)
+    twin = game.clone()
+    assert _mutable_pairs(game, twin, "game") == []
+    assert _state(twin) == _state(game)
+    before = _state(game)
+    # Play on the clone: the original stays exactly as it was, and the other way round.
+    rng = random.Random(9)
+    while not twin.over:
+        if twin.chance is not None:
+            order = list(twin.chance)
+            rng.shuffle(order)
+            twin.apply_shuffle(order)
+        else:
+            twin.apply(rng.choice(twin.legal_actions()))
+    assert _state(game) == before
+    frozen = _state(twin)
+    other = game.clone()
+    while not game.over:
+        if game.chance is not None:
+            game.apply_shuffle(list(game.chance))
+        else:
+            game.apply(game.legal_actions()[-1])
+    assert _state(twin) == frozen
+    assert _state(other) == before
+
+
+def test_last_table_is_the_hole_as_it_ended_before_its_cards_turned_up() -> None:
+    g = new_game("standard", holes=2, turn_limit=1)
+    deal(g, [SPADES, HEARTS], "7C", ["AC", "AD"])
+    play(g, "stock", "swap:2", "stock", "swap:3")  # D8: one turn each ends the hole
+    table = g.last_table
+    assert table is not None and table.last_table is None
+    assert len(g.results) == 1 and g.hole == 1
+    assert tuple(tuple(grid) for grid in table.grids) == g.results[-1].grids
+    assert [slot_up(table, 0, i) for i in range(6)] == [False, False, True, False, False, False]
+    assert len(table.stock) == 52 - 13 - 2
+    assert g.events == [] and [type(e) for e in table.events] == [DrawEvent, SwapEvent] * 2
+    assert events_for(g, 1, finished=True) == events_for(table, 1)
+    # The table kept is a copy: the next hole does not change it.
+    before = _state(table)
+    deal(g, [HEARTS, SPADES], "7C")
+    play(g, "stock", "swap:0")
+    assert _state(table) == before
+
+
+def test_an_action_built_by_hand_is_as_legal_as_the_interned_one() -> None:
+    g = new_game("standard")
+    deal(g, [SPADES, HEARTS], "7C", ["AC"])
+    by_hand = Action(ActionKind.DRAW_STOCK)
+    assert by_hand is not Action.parse("stock") and by_hand == Action.parse("stock")
+    g.apply(by_hand)
+    g.apply(Action(ActionKind.SWAP, 2))
+    assert grid_names(g, 0)[2] == "AC"
+    with pytest.raises(IllegalAction, match="not legal now"):
+        g.apply(Action(ActionKind.SWAP, 2))

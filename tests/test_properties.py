@@ -39,9 +39,9 @@ from golfref.engine import (
     Shuffle,
 )
 from golfref.rules import (
-    DOUBLE,
     PRESETS,
     FlipAfterThrow,
+    KnockPenalty,
     Reveal,
     RevealChoice,
     Rules,
@@ -323,8 +323,8 @@ class Runner:
         assert v.to_move == g.to_move and tuple(v.totals) == tuple(g.totals)
         assert (v.hole, v.starter, v.closer, v.knocker) == (g.hole, g.starter, g.closer, g.knocker)
         assert tuple(v.turns) == tuple(g.turns) and v.first_target == g.first_target
-        assert v.decision == (None if g.decision is None else g.decision.value)
-        assert v.power == (None if model.power is None else model.power.value)
+        assert v.decision is g.decision
+        assert v.power is model.power
         assert tuple(v.hole_scores) == tuple(r.scores for r in g.results)
         for s, grid in enumerate(g.grids):
             shown = v.grids[s]
@@ -407,7 +407,7 @@ class Runner:
             lowest = all(raw[k] < raw[s] for s in range(p) if s != k)
             if lowest:
                 expected = 0
-            elif rules.knock_penalty == DOUBLE:
+            elif rules.knock_penalty is KnockPenalty.DOUBLE:
                 expected = max(raw[k], 0)
             else:
                 expected = int(rules.knock_penalty)

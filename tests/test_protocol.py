@@ -19,7 +19,7 @@ from hypothesis import given
 
 from golfref import process, protocol
 from golfref.engine import Game
-from golfref.rules import DOUBLE, PRESETS, Rules, resolve_rules
+from golfref.rules import PRESETS, KnockPenalty, Rules, resolve_rules
 from golfref.view import events_for, view
 from tests.test_properties import rule_sets
 
@@ -284,7 +284,7 @@ def check_hello_rules(rules: Rules) -> None:
     assert VALIDATOR.is_valid(json.loads(protocol.hello(0, ["a"] * rules.players, sent, time)))
     # null means off; a doubling knock penalty is its own boolean.
     assert (sent["jokers"], sent["block_bonus"]) == (rules.jokers, rules.block_bonus)
-    assert sent["knock_double"] == (rules.knock_penalty == DOUBLE)
+    assert sent["knock_double"] == (rules.knock_penalty is KnockPenalty.DOUBLE)
     assert sent["knock_penalty"] == (None if sent["knock_double"] else rules.knock_penalty)
     plain = rules.to_dict()
     for name in set(plain) - {"jokers", "block_bonus", "knock_penalty"}:
@@ -296,7 +296,7 @@ def check_hello_rules(rules: Rules) -> None:
     "overrides",
     [
         {},
-        {"jokers": "on", "block_bonus": "on", "knocking": True, "knock_penalty": DOUBLE},
+        {"jokers": "on", "block_bonus": "on", "knocking": True, "knock_penalty": "double"},
         {"jokers": -5, "block_bonus": -8, "knock_penalty": 0},
         {"layout": "2x2"},
         {"layout": "3x3", "jokers": 0, "block_bonus": 0},

@@ -13,7 +13,9 @@ from golfref.rules import (
     OPTION_NAMES,
     PRESETS,
     Cancel,
+    CourtValues,
     FlipAfterThrow,
+    KnockPenalty,
     Lines,
     PairScope,
     Reveal,
@@ -616,3 +618,24 @@ def test_rules_is_frozen() -> None:
     with pytest.raises(AttributeError):
         rules.players = 3  # type: ignore[misc]
     assert isinstance(rules, Rules)
+
+
+def test_presets_resolve_as_snapshot() -> None:
+    """Every preset, player count and layout resolves exactly as recorded before the presets were
+    written as one base plus differences (tests/golden_rules/make_presets.py)."""
+    from tests.golden_rules.make_presets import PATH, resolved
+
+    assert resolved() == json.loads(PATH.read_text())
+
+
+def test_option_values_are_enums_written_in_their_config_form() -> None:
+    rules = resolve_rules("knock", {"knock_penalty": "double", "court_values": "11/12"}, 3)
+    assert rules.knock_penalty is KnockPenalty.DOUBLE
+    assert rules.court_values is CourtValues.ELEVEN_TWELVE
+    assert (rules.jack_value, rules.queen_value) == (11, 12)
+    written = rules.to_dict()
+    assert (written["knock_penalty"], written["court_values"]) == ("double", "11/12")
+    assert rules_from_dict(written) == rules
+    plain = resolve_rules("knock", {}, 3)
+    assert (plain.knock_penalty, plain.court_values) == (10, CourtValues.TEN_TEN)
+    assert (plain.to_dict()["knock_penalty"], plain.to_dict()["court_values"]) == (10, "10/10")

@@ -6,7 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from golfref.engine import Action, Game
+from golfref.cards import Rank
+from golfref.engine import Action, Decision, Game, Pile
 from golfref.rules import resolve_rules
 from golfref.view import SeatView, events_for, view
 
@@ -58,7 +59,7 @@ def test_stock_drawn_card_is_visible_only_to_the_drawer() -> None:
     assert drawn(g, 0) == "9C"
     for other in (1, 2):
         v = view(g, other)
-        assert v.drawn is None and v.drawn_from == "stock"
+        assert v.drawn is None and v.drawn_from is Pile.STOCK
     assert events_for(g, 0)[-1] == {"event": "draw", "seat": 0, "from": "stock", "card": "9C"}
     assert events_for(g, 1)[-1] == {"event": "draw", "seat": 0, "from": "stock", "card": None}
     # Once thrown it is public.
@@ -72,7 +73,7 @@ def test_discard_drawn_card_is_visible_to_all() -> None:
     deal(g, [SPADES, HEARTS], "7C")
     play(g, "discard")
     assert drawn(g, 0) == "7C" and drawn(g, 1) == "7C"
-    assert view(g, 1).drawn_from == "discard"
+    assert view(g, 1).drawn_from is Pile.DISCARD
     assert view(g, 1).discard == ()
     assert events_for(g, 1)[-1] == {"event": "draw", "seat": 0, "from": "discard", "card": "7C"}
     play(g, "swap:4")
@@ -142,3 +143,16 @@ def test_every_card_is_visible_once_the_match_is_scored() -> None:
     assert g.over
     assert grid(g, 1, 0) == ["AS", "3S"] and grid(g, 0, 1) == ["AH", "3H"]
     assert view(g, 0).hole_scores == ((4, 4),) and view(g, 1).totals == (4, 4)
+
+
+def test_view_values_are_enums_and_json_writes_their_words() -> None:
+    g = new_game("standard", card_powers=True)
+    deal(g, [SPADES, HEARTS], "7D", ["JC"])
+    play(g, "stock")
+    v = view(g, 0)
+    assert (v.decision, v.drawn_from, v.power) == (Decision.PLACE, Pile.STOCK, None)
+    assert (v.to_json()["decision"], v.to_json()["drawn_from"]) == ("place", "stock")
+    play(g, "power")
+    v = view(g, 1)
+    assert (v.decision, v.drawn_from, v.power) == (Decision.TARGET, None, Rank.JACK)
+    assert (v.to_json()["decision"], v.to_json()["drawn_from"], v.to_json()["power"]) == ("target", None, "J")
