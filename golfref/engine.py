@@ -500,6 +500,12 @@ class Game:
 
     # -- decisions -----------------------------------------------------------------
 
+    def turn(self) -> tuple[int, Decision]:
+        """The seat to move and the decision it faces; RuntimeError at a chance step or after the match."""
+        if self.to_move is None or self.decision is None:
+            raise RuntimeError("no seat is to move: a shuffle is due or the match is over")
+        return self.to_move, self.decision
+
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the seat to move (empty at a chance step or when over)."""
         legal = self._legal

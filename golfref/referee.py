@@ -25,7 +25,7 @@ from typing import Any
 
 from . import protocol
 from .config import ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
-from .engine import Action, Decision, Game, HoleResult
+from .engine import Action, Game, HoleResult
 from .log import LogBuilder, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
@@ -552,7 +552,7 @@ class _Referee:
         if tc.match_ms:
             budget_ms = min(budget_ms, max(0, int(tc.match_ms - seat.used_ms)))
         legal_text = [a.text for a in legal]
-        decision: Decision = game.decision  # type: ignore[assignment]
+        _, decision = game.turn()
         line = protocol.request(rid, decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms)
         sent = time.monotonic()
         seat.sends[rid] = bot.sends + 1
@@ -623,9 +623,10 @@ class _Referee:
                 self.shuffler.shuffle(order)
                 builder.shuffle(game, order)
                 continue
-            seat = self.seats[game.to_move]  # type: ignore[index]
+            to_move, turn_decision = game.turn()
+            seat = self.seats[to_move]
             legal = game.legal_actions()
-            decision = game.decision.value  # type: ignore[union-attr]
+            decision = turn_decision.value
             holes_before = len(game.results)
             if self.on_turn is not None:
                 self.on_turn(game)

@@ -641,7 +641,7 @@ class _Checker:
         seat = step["seat"]
         if seat != game.to_move:
             raise self.fail(where, f"seat {seat} acted, but seat {game.to_move} is to move")
-        decision = game.decision.value  # type: ignore[union-attr]
+        decision = game.turn()[1].value
         if step["decision"] != decision:
             raise self.fail(
                 where, f"field decision: {step['decision']!r}, but seat {seat} faces a {decision!r} decision"
@@ -747,4 +747,7 @@ class _Checker:
     def pending(game: Game) -> str:
         if game.chance is not None:
             return f"a reshuffle of {len(game.chance)} cards is due"
-        return f"seat {game.to_move} is to move, decision {game.decision.value}"  # type: ignore[union-attr]
+        if game.over:
+            return "the match is over"
+        seat, decision = game.turn()
+        return f"seat {seat} is to move, decision {decision.value}"

@@ -93,7 +93,7 @@ def test_the_schemas_fixed_values_are_the_codes() -> None:
     from golfref.log import LOG_FORMAT, SCHEMA_VERSION
     from golfref.policies import POLICIES
     from golfref.referee import FaultKind, SeatStatus
-    from golfref.rules import DOUBLE, PRESETS, Cancel, FlipAfterThrow, Lines, PairScope, Reveal, RevealChoice
+    from golfref.rules import PRESETS, Cancel, FlipAfterThrow, KnockPenalty, Lines, PairScope, Reveal, RevealChoice
 
     top, defs = SCHEMA["properties"], SCHEMA["$defs"]
     rules = top["rules"]["properties"]
@@ -111,7 +111,7 @@ def test_the_schemas_fixed_values_are_the_codes() -> None:
         "rules.lines": (rules["lines"]["enum"], values(Lines)),
         "rules.cancel": (rules["cancel"]["enum"], values(Cancel)),
         "rules.pair_scope": (rules["pair_scope"]["enum"], values(PairScope)),
-        "rules.knock_penalty": (rules["knock_penalty"]["oneOf"][0]["const"], DOUBLE),
+        "rules.knock_penalty": (rules["knock_penalty"]["oneOf"][0]["const"], KnockPenalty.DOUBLE.value),
         "fault_policy.policy": (top["fault_policy"]["properties"]["policy"]["enum"], values(FaultMode)),
         "fault_policy.fallback": (top["fault_policy"]["properties"]["fallback"]["enum"], list(POLICIES)),
         "player.builtin": (defs["player"]["properties"]["builtin"]["enum"], list(POLICIES)),
