@@ -35,6 +35,7 @@ from .cards import Card, Rank, Suit
 from .engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
 from .log import history_from_log
 from .rules import Cancel, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
+from .scoring import block_slots
 from .terminal import hole_label, sanitize
 from .view import events_for, view
 
@@ -873,7 +874,7 @@ class _Printer:
         grid_rows: dict[int, list[str]] = {}
         for s, grid in enumerate(result.grids):
             gs = result.grid_scores[s]
-            in_block = {b + d for b in gs.blocks for d in (0, 1, cols, cols + 1)}
+            in_block = {slot for b in gs.blocks for slot in block_slots(b, cols)}
             cancelled = {slot for line in gs.cancelled for slot in line.slots}
             marks = [g.block if i in in_block else g.cancelled if i in cancelled else " " for i in range(len(grid))]
             grid_rows[s] = [
