@@ -17,6 +17,7 @@ __all__ = [
     "CardError",
     "deck_set",
     "parse_card",
+    "parse_grid",
     "parse_rank",
 ]
 
@@ -174,6 +175,26 @@ def parse_card(text: str) -> Card:
         if joker_suit != (rank is Rank.JOKER):
             raise CardError(f"card {text!r}: suits R and B are for jokers, S H D C for the rest")
     return Card(rank, suit, deck)
+
+
+def parse_grid(text: str) -> tuple[tuple[Card, ...], ...]:
+    """Read a grid written as rows separated by `/`, cards by spaces: `"7S KH 5D / 7C 2S QD"`.
+
+    Every row needs the same number of cards; the grid's shape is rows x cards per row.
+    """
+    rows: list[tuple[Card, ...]] = []
+    for i, row_text in enumerate(text.split("/"), 1):
+        words = row_text.split()
+        if not words:
+            raise CardError(f"grid row {i} is empty (rows are separated by '/', cards by spaces)")
+        try:
+            rows.append(tuple(parse_card(word) for word in words))
+        except CardError as e:
+            raise CardError(f"grid row {i}: {e}") from None
+    lengths = [len(r) for r in rows]
+    if len(set(lengths)) != 1:
+        raise CardError(f"grid rows have different lengths {lengths}: every row needs the same number of cards")
+    return tuple(rows)
 
 
 @lru_cache(maxsize=64)

@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+# The click that typer ships (typer >= 0.29 vendors it; pyproject.toml requires that): its
+# usage errors carry the command's context, which names the command in the one-line error.
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
+
 from . import __version__
-from .cards import CardError, Rank, parse_card
+from .cards import CardError, Rank, parse_grid
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
 from .terminal import hole_label, sanitize
@@ -26,7 +30,6 @@ from .terminal import hole_label, sanitize
 if TYPE_CHECKING:
     from .config import ConfigError, MatchConfig
     from .engine import HoleResult
-    from .referee import MatchResult
     from .replay import Report
 
 app = typer.Typer(
@@ -131,28 +134,14 @@ def score(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Score one fully revealed grid; the grid's shape sets the layout."""
-    rows_text = [r for r in grid.split("/")]
-    rows: list[list[Rank]] = []
-    labels: list[str] = []
-    for i, row_text in enumerate(rows_text, 1):
-        words = row_text.split()
-        if not words:
-            fail(f"grid row {i} is empty (rows are separated by '/', cards by spaces)")
-        row = []
-        for word in words:
-            try:
-                card = parse_card(word)
-            except CardError as e:
-                fail(f"grid row {i}: {e}")
-            row.append(card.rank)
-            labels.append(card.pretty if card.suit else card.rank.label)
-        rows.append(row)
-    widths = {len(r) for r in rows}
-    if len(widths) != 1:
-        fail(f"grid rows have different lengths {[len(r) for r in rows]}: every row needs the same number of cards")
-    n_rows, n_cols = len(rows), widths.pop()
+    from .report import score_json, score_lines
+
+    try:
+        cards = parse_grid(grid)
+    except CardError as e:
+        fail(str(e))
     overrides = parse_sets(sets)
-    layout = f"{n_rows}x{n_cols}"
+    layout = f"{len(cards)}x{len(cards[0])}"
     if "layout" in overrides:
         fail(f"--set layout: the grid's shape sets the layout ({layout}); drop the option")
     overrides["layout"] = layout
@@ -160,38 +149,15 @@ def score(
         rules = resolve_rules(preset, overrides)
     except RulesError as e:
         fail(str(e))
-    ranks = [r for row in rows for r in row]
+    ranks = [card.rank for row in cards for card in row]
     if rules.jokers is None and Rank.JOKER in ranks:
         fail("the grid has a joker (X) but jokers are off under this preset; add --set jokers=-2")
     result = score_grid(ranks, rules)
     if as_json:
-        out(
-            json.dumps(
-                {
-                    "score": result.total,
-                    "layout": layout,
-                    "preset": preset,
-                    "points": [list(result.points[r * n_cols : (r + 1) * n_cols]) for r in range(n_rows)],
-                    "cancelled": [
-                        {"kind": line.kind, "index": line.index, "slots": list(line.slots)} for line in result.cancelled
-                    ],
-                    "blocks": list(result.blocks),
-                }
-            )
-        )
+        out(json.dumps(score_json(cards, result, preset)))
         return
-    out(str(result.total))
-    if explain:
-        for line in result.cancelled:
-            cards = " ".join(labels[s] for s in line.slots)
-            out(f"cancelled: {line} ({cards})")
-        for top_left in result.blocks:
-            square = (top_left, top_left + 1, top_left + n_cols, top_left + n_cols + 1)
-            out(f"block: {' '.join(labels[s] for s in square)} scores {rules.block_bonus}")
-        width = max(len(label) for label in labels)
-        for r in range(n_rows):
-            cells = [f"{labels[s]:>{width}} {result.points[s]:>3}" for s in range(r * n_cols, (r + 1) * n_cols)]
-            out("   ".join(cells))
+    for line in score_lines(cards, result, rules, explain):
+        out(line)
 
 
 @app.command()
@@ -294,6 +260,7 @@ def run(
     """
     from .config import ConfigError
     from .referee import MatchInterrupted, SeatStatus, run_match
+    from .report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")
@@ -400,10 +367,11 @@ def replay(
         bool, typer.Option("--json", help="Print the validation reports as one JSON array (implies --check).")
     ] = False,
     hole: Annotated[
-        str | None, typer.Option("--hole", metavar="N", help="Show hole N only (holes count from 0).")
+        int | None, typer.Option("--hole", metavar="N", min=0, help="Show hole N only (holes count from 0).")
     ] = None,
     seat: Annotated[
-        str | None, typer.Option("--seat", metavar="S", help="Show the match as seat S saw it (seats count from 0).")
+        int | None,
+        typer.Option("--seat", metavar="S", min=0, help="Show the match as seat S saw it (seats count from 0)."),
     ] = None,
     summary: Annotated[bool, typer.Option("--summary", help="Show only the hole scores and the standings.")] = False,
     compact: Annotated[
@@ -452,8 +420,6 @@ def replay(
     if len(logs) != 1:
         fail(f"give one LOG to show ({len(logs)} given); several logs only with --check")
     path = logs[0]
-    hole_number = _parse_number("--hole", hole, "a hole number, counted from 0")
-    seat_number = _parse_number("--seat", seat, "a seat number, counted from 0")
     width_number = _parse_number("--width", width, "a number of columns")
     report = validate_file(path)
     if report.doc is None:  # unreadable: missing, not JSON, truncated...
@@ -463,12 +429,12 @@ def replay(
     doc = report.doc
     holes = len(doc["holes"])
     players = len(doc["players"])
-    if hole_number is not None and not 0 <= hole_number < holes:
+    if hole is not None and not 0 <= hole < holes:
         if not holes:
-            fail(f"--hole {hole_number}: the log has no hole yet")
-        fail(f"--hole {hole_number}: the log has {holes} hole{'s' if holes != 1 else ''} (0 to {holes - 1})")
-    if seat_number is not None and not 0 <= seat_number < players:
-        fail(f"--seat {seat_number}: the match has {players} seats (0 to {players - 1})")
+            fail(f"--hole {hole}: the log has no hole yet")
+        fail(f"--hole {hole}: the log has {holes} hole{'s' if holes != 1 else ''} (0 to {holes - 1})")
+    if seat is not None and not 0 <= seat < players:
+        fail(f"--seat {seat}: the match has {players} seats (0 to {players - 1})")
     if report.status is Status.INCOMPLETE:
         err(sanitize(_one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
     try:
@@ -481,8 +447,8 @@ def replay(
     try:
         lines = render_match(
             doc,
-            hole=hole_number,
-            seat=seat_number,
+            hole=hole,
+            seat=seat,
             summary=summary,
             compact=compact,
             color=color,
@@ -493,85 +459,6 @@ def replay(
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
     for line in lines:
         out(line)
-
-
-def summary_json(result: MatchResult) -> dict[str, Any]:
-    """The machine-readable summary `golfref run --json` prints."""
-    return {
-        "match_id": result.log["match_id"],
-        "log": str(result.log_path),
-        "seed": result.log["seed"],
-        "players": [
-            {
-                "seat": i,
-                "name": name,
-                "status": result.statuses[i].value,
-                "faults": sum(1 for f in result.faults if f.seat == i),
-                "holes": [h[i] for h in result.hole_scores],
-                "total": result.totals[i],
-                "place": result.placings[i],
-            }
-            for i, name in enumerate(result.names)
-        ],
-        "faults": [f.to_json() for f in result.faults],
-    }
-
-
-def standings_lines(result: MatchResult) -> list[str]:
-    """The standings table `golfref run` prints, best place first."""
-    names = [sanitize(n) for n in result.names]
-    holes = len(result.hole_scores)
-    width = max(6, *(len(n) for n in names))
-    head = (
-        f"{'place':<5}  {'player':<{width}}  "
-        + " ".join(f"{h:>4}" for h in range(holes))
-        + f"  {'total':>5}  status"
-    )
-    lines = [head]
-    order = sorted(range(len(names)), key=lambda s: (result.placings[s], s))
-    for s in order:
-        cells = " ".join(f"{h[s]:>4}" for h in result.hole_scores)
-        status = result.statuses[s].value
-        count = sum(1 for f in result.faults if f.seat == s)
-        if count:
-            status += f" ({count} fault{'s' if count != 1 else ''})"
-        lines.append(f"{result.placings[s]:<5}  {names[s]:<{width}}  {cells}  {result.totals[s]:>5}  {status}")
-    for f in result.faults:
-        where = f"hole {f.hole}" if f.hole is not None else "match"
-        req = f", request {f.request}" if f.request is not None else ""
-        lines.append(f"fault: {names[f.seat]}: {f.kind.value} ({where}{req}): {sanitize(f.message)}")
-    lines.append(f"log: {result.log_path}")
-    return lines
-
-
-_REPORT_LINE = 120  # characters of an offending line shown on the terminal
-_STDERR_TAIL = 8  # lines of a bot's stderr shown on the terminal
-
-
-def fault_report(result: MatchResult) -> list[str]:
-    """What a bot author needs to see of each faulted seat: its first fault's line, a hint, its stderr's tail."""
-    from .referee import fault_hint
-
-    lines: list[str] = []
-    for seat, name in enumerate(result.names):
-        faults = [f for f in result.faults if f.seat == seat]
-        if not faults:
-            continue
-        first = faults[0]
-        more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
-        lines.append(f"golfref: {sanitize(name)} (seat {seat}): {first.kind.value}{more}: {sanitize(first.message)}")
-        if first.line is not None:
-            shown = sanitize(first.line)
-            if len(shown) > _REPORT_LINE:
-                shown = shown[:_REPORT_LINE] + "..."
-            lines.append(f"  the line: {shown}")
-        lines.append(f"  hint: {fault_hint(first)}")
-        stderr = result.log["players"][seat].get("stderr") or ""
-        tail = stderr.rstrip("\n").splitlines()[-_STDERR_TAIL:]
-        if tail:
-            lines.append("  its stderr ends with:")
-            lines.extend(f"    {sanitize(t)}" for t in tail)
-    return lines
 
 
 class _Interrupted(BaseException):
@@ -588,17 +475,17 @@ def main() -> None:
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # ignored in a background job: leave it so
             signal.signal(signal.SIGINT, _on_interrupt)  # run_match puts its own in place while a match runs
         code = app(standalone_mode=False)
-    except typer.TyperException as e:
+    except NoArgsIsHelpError as e:  # `golfref` alone: the help is the answer, as a usage error
+        e.show()
+        sys.exit(EXIT_USAGE)
+    except UsageError as e:
         # typer's own rendering of a usage error is a box of several lines; here it is one.
-        message = e.format_message() if hasattr(e, "format_message") else str(e)
-        if not message.strip():  # `golfref` alone: the help was the answer
-            sys.exit(EXIT_USAGE)
-        ctx = getattr(e, "ctx", None)
-        name = getattr(ctx, "command_path", None)
-        hint = f" (see {name} --help)" if name else ""
-        err(f"golfref: error: {_one_line(message)}{hint}")
-        exit_code = getattr(e, "exit_code", EXIT_USAGE)
-        sys.exit(exit_code if isinstance(exit_code, int) and exit_code > 1 else EXIT_USAGE)
+        hint = f" (see {e.ctx.command_path} --help)" if e.ctx is not None else ""
+        err(f"golfref: error: {_one_line(e.format_message())}{hint}")
+        sys.exit(e.exit_code)
+    except typer.TyperException as e:  # any other error typer reports (a file it could not open...)
+        err(f"golfref: error: {_one_line(e.format_message())}")
+        sys.exit(max(e.exit_code, EXIT_USAGE))
     except (_Interrupted, KeyboardInterrupt, typer.Abort):
         err("golfref: interrupted")
         sys.exit(EXIT_INTERRUPTED)

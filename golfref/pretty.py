@@ -14,24 +14,33 @@ and `view.events_for`:
 Text a bot controls (names, reported program names and versions, fault messages and the
 offending lines) goes through `terminal.sanitize`, so no escape sequence in a log reaches
 the terminal. With `ascii_only` every character printed is ASCII; without `color` no
-escape sequence at all is printed.
+escape sequence at all is printed. Colours are rich styles and every width is rich's cell
+width; no text is ever read as rich markup, so `[bold]` in a bot's name prints as written.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import zip_longest
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
+
+from rich.cells import cell_len
+from rich.color import ColorSystem
+from rich.style import Style
 
 from .cards import Card, Rank, Suit
 from .engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
 from .log import history_from_log
 from .rules import Cancel, KnockPenalty, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
+from .scoring import block_slots
 from .terminal import hole_label, sanitize
 from .view import events_for, view
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
 
 __all__ = ["render_match"]
 
@@ -49,11 +58,13 @@ _COMPACT_RULE = 72  # the hole headers of the compact mode, which has no grids t
 
 _SEVEN = Card(Rank.SEVEN, Suit.SPADES)  # the legend's example cards
 _SEVEN_OF_DECK_2 = Card(Rank.SEVEN, Suit.SPADES, 2)
-_RED = "\x1b[31m"
-_BOLD = "\x1b[1m"
-_DIM = "\x1b[2m"
-_RESET = "\x1b[0m"
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# Colours are rich styles, rendered in the 8 standard colours every terminal has.
+_RED = Style(color="red")
+_BOLD = Style(bold=True)
+_DIM = Style(dim=True)
+_COLOR_SYSTEM: Final = "standard"
+_COLORS = ColorSystem[_COLOR_SYSTEM.upper()]
+_ESC = "\x1b"  # only rich's own styles put one in a line: bot text is sanitized first
 
 _END_TEXT = {
     HoleEnd.CLOSED: "closed by {ender}",
@@ -88,37 +99,50 @@ def render_match(
 # -- text helpers ---------------------------------------------------------------------
 
 
-def _char_width(ch: str) -> int:
-    if unicodedata.combining(ch):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-
-
 def _width(text: str) -> int:
-    """Columns `text` takes on a terminal, escape sequences of our own left out."""
-    plain = _ANSI.sub("", text)
-    if plain.isascii():
-        return len(plain)
-    return sum(_char_width(ch) for ch in plain)
+    """Columns `text` takes on a terminal (rich's cell widths), its colours left out."""
+    if _ESC in text:
+        from rich.text import Text
+
+        text = Text.from_ansi(text).plain
+    return cell_len(text)
 
 
 def _chop(text: str, cols: int) -> list[str]:
     """`text` cut into pieces of at most `cols` columns; a colour open at a cut is closed and reopened."""
-    pieces: list[str] = []
-    current, used, style = "", 0, ""
-    for token in re.findall(r"\x1b\[[0-9;]*m|.", text, flags=re.S):
-        if token.startswith("\x1b"):
-            current += token
-            style = "" if token == _RESET else style + token
-            continue
-        w = _char_width(token)
+    styled = None
+    if _ESC in text:
+        from rich.text import Text
+
+        styled = Text.from_ansi(text)
+        text = styled.plain
+    cuts: list[int] = []
+    used = 0
+    for i, ch in enumerate(text):
+        w = cell_len(ch)
         if used + w > cols and used:
-            pieces.append(current + (_RESET if style else ""))
-            current, used = style, 0
-        current += token
+            cuts.append(i)
+            used = 0
         used += w
-    pieces.append(current)
-    return pieces
+    if styled is None:
+        return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    return [_render(piece) for piece in styled.divide(cuts)]
+
+
+def _render(text: Text) -> str:
+    """A rich `Text` as the characters a terminal is sent: rich's own rendering, without wrapping."""
+    console = _console()
+    with console.capture() as captured:
+        console.print(text, end="", soft_wrap=True)
+    return captured.get()
+
+
+@cache
+def _console() -> Console:
+    from rich.console import Console
+
+    # Whether to colour is decided before (`color`): NO_COLOR or TERM are not read again here.
+    return Console(color_system=_COLOR_SYSTEM, force_terminal=True, no_color=False, legacy_windows=False)
 
 
 def _fill(head: str, parts: Sequence[str], sep: str, indent: int, cols: int) -> list[str]:
@@ -291,8 +315,9 @@ class _Printer:
             text = text[:-1]
         return text + self.g.more
 
-    def style(self, text: str, code: str) -> str:
-        return f"{code}{text}{_RESET}" if self.color else text
+    def style(self, text: str, style: Style) -> str:
+        """`text` in `style` when colour is on (rich renders the escape sequences)."""
+        return style.render(text, color_system=_COLORS) if self.color else text
 
     def label(self, card: Card) -> str:
         """A card's name as printed, without padding: `10♥`, `K♠`, `10H` in ASCII; `K♥#2` of deck 2."""
@@ -468,6 +493,8 @@ class _Printer:
         Too wide, column `shrink` is cut down (to no fewer than 10 columns) and then the last
         column wraps under itself.
         """
+        # Not rich.table.Table: its cut cells end in "…", which --ascii must not print, and it
+        # pads every line to the full width and shares out the room differently.
         widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
         over = sum(widths) + 2 * (len(widths) - 1) - self.width
         if over > 0 and shrink is not None:
@@ -824,7 +851,7 @@ class _Printer:
         grid_rows: dict[int, list[str]] = {}
         for s, grid in enumerate(result.grids):
             gs = result.grid_scores[s]
-            in_block = {b + d for b in gs.blocks for d in (0, 1, cols, cols + 1)}
+            in_block = {slot for b in gs.blocks for slot in block_slots(b, cols)}
             cancelled = {slot for line in gs.cancelled for slot in line.slots}
             marks = [g.block if i in in_block else g.cancelled if i in cancelled else " " for i in range(len(grid))]
             grid_rows[s] = [

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .cards import Rank
 from .rules import Cancel, Lines, PairScope, Rules
 
-__all__ = ["Line", "GridScore", "card_value", "score_grid", "rank_values"]
+__all__ = ["Line", "GridScore", "block_slots", "card_value", "score_grid", "rank_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +81,17 @@ def _line_groups(rules: Rules, include_rows: bool, include_diagonals: bool) -> l
     return [g for g in groups if len(g.slots) >= 2]
 
 
+def block_slots(top_left: int, cols: int) -> tuple[int, int, int, int]:
+    """The four slots of the 2x2 block whose top-left slot is `top_left`, in a grid `cols` wide."""
+    return (top_left, top_left + 1, top_left + cols, top_left + cols + 1)
+
+
 def _find_blocks(ranks: Sequence[Rank], rows: int, cols: int) -> list[int]:
     used = [False] * len(ranks)
     found = []
     for r in range(rows - 1):
         for c in range(cols - 1):
-            square = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            square = block_slots(r * cols + c, cols)
             if any(used[s] for s in square):
                 continue
             if len({ranks[s] for s in square}) == 1:
@@ -111,7 +116,7 @@ def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
     if rules.block_bonus is not None and rows >= 2 and cols >= 2:
         blocks = _find_blocks(ranks, rows, cols)
         for top_left in blocks:
-            square = (top_left, top_left + 1, top_left + cols, top_left + cols + 1)
+            square = block_slots(top_left, cols)
             # The block's fixed total stands in for its four cards (D10).
             share, rest = divmod(rules.block_bonus, 4)
             for i, s in enumerate(square):

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from golfref.cards import Card, CardError, Rank, Suit, deck_set, parse_card, parse_rank
+from golfref.cards import Card, CardError, Rank, Suit, deck_set, parse_card, parse_grid, parse_rank
 
 # --- parse_rank -------------------------------------------------------------------
 
@@ -263,3 +263,26 @@ def test_deck_set_is_deterministic_and_one_deck_is_a_prefix() -> None:
 def test_deck_set_rejects_bad_deck_count(decks: int) -> None:
     with pytest.raises(CardError, match=str(decks)):
         deck_set(decks, False)
+
+
+# --- parse_grid -------------------------------------------------------------------
+
+
+def test_parse_grid_reads_rows_of_cards() -> None:
+    grid = parse_grid(" 7S KH 5D/7C 2S#2 X ")
+    assert [[str(c) for c in row] for row in grid] == [["7S", "KH", "5D"], ["7C", "2S#2", "X"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "grid row 1 is empty (rows are separated by '/', cards by spaces)"),
+        ("7S KH // 7C 2S", "grid row 2 is empty"),
+        ("7S KH / 7C ZZ", "grid row 2: cannot read card 'ZZ'"),
+        ("7S KH 5D / 7C 2S", "grid rows have different lengths [3, 2]: every row needs the same number of cards"),
+    ],
+)
+def test_parse_grid_says_which_row_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(CardError) as caught:
+        parse_grid(text)
+    assert str(caught.value).startswith(message)

@@ -132,3 +132,20 @@ def test_completion_completes_commands_and_options(words: str, cword: str, expec
     )
     assert result.returncode == 0, result.stderr
     assert set(result.stdout.split()) == expected
+
+
+def test_golfref_alone_prints_the_help_and_exits_2() -> None:
+    # typer reports "no command" as a usage error whose message is the whole help: it is
+    # printed as help, not squeezed into one `golfref: error:` line.
+    result = python("import sys; sys.argv = ['golfref']\nfrom golfref.cli import main\nmain()")
+    assert result.returncode == EXIT_USAGE
+    assert result.stdout == ""
+    assert result.stderr.startswith("Usage: ") and "golfref: error" not in result.stderr
+    assert re.search(r"^\s+replay\s+Validate a game log", result.stderr, flags=re.M), result.stderr
+
+
+def test_a_usage_error_is_one_line_naming_the_command() -> None:
+    code = "import sys; sys.argv = ['golfref', 'run', 'x.yaml', '--zzzz']\nfrom golfref.cli import main\nmain()"
+    result = python(code)
+    assert result.returncode == EXIT_USAGE
+    assert result.stderr.splitlines() == ["golfref: error: No such option: --zzzz (see golfref run --help)"]

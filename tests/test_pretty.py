@@ -25,6 +25,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from rich.cells import cell_len
 
 from golfref import pretty
 from golfref.config import parse_config
@@ -391,6 +392,43 @@ def test_text_a_bot_controls_is_sanitized() -> None:
     assert "bad \\x1b[31mred" in text
     assert 'line: {"action": "\\x1b[31mred' in text
     assert text.count("unasked_output") == 1 and text.count("start_failed") == 1
+
+
+def test_rich_markup_in_bot_text_prints_literally() -> None:
+    """Colour goes through rich styles, never rich markup: a name like `[bold red]` is text."""
+    doc = log_for("arena_2p_2x2")
+    doc["players"][0]["name"] = "[red]al[/]"
+    doc["players"][1]["reported_name"] = "[link=http://x]ev[/link]"
+    doc["faults"][0]["message"] = "bad [red]x[/red] :smile:"
+    for options in [{}, {"color": True}, {"color": True, "seat": 0}, {"color": True, "compact": True}]:
+        text = "\n".join(pretty.render_match(doc, **options))
+        plain = re.sub(r"\x1b\[(?:0|1|2|31)m", "", text)
+        assert "[red]al[/]" in plain and "[link=http://x]ev[/link]" in plain, options
+        assert "bad [red]x[/red] :smile:" in plain or options.get("compact"), options
+        assert "\x1b]8" not in text  # no hyperlink escape
+
+
+def test_colour_is_closed_and_reopened_where_a_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # the caller decided on colour already
+    monkeypatch.setenv("TERM", "dumb")
+    pretty._console.cache_clear()
+    red = pretty._RED.render("abcdef", color_system=pretty._COLORS)
+    assert pretty._chop("xy" + red + "z", 4) == ["xy\x1b[31mab\x1b[0m", "\x1b[31mcdef\x1b[0m", "z"]
+    assert pretty._chop("ab中cd", 3) == ["ab", "中c", "d"]
+
+
+@pytest.mark.parametrize("name", ["a\u034fb", "नमस्ते", "中文名字", "e\u0301toile"])
+def test_widths_are_rich_cell_widths(name: str) -> None:
+    """The layout measures text as rich does (zero-width joiners, Indic vowel signs, wide CJK)."""
+    doc = log_for("standard_2p")
+    doc["players"][0]["name"] = name
+    lines = pretty.render_match(doc, width=80)
+    assert max(cell_len(line) for line in lines) <= 80
+    # The players table: the program column starts at the same column on every row.
+    head = next(i for i, line in enumerate(lines) if line.startswith("seat  player"))
+    rows = lines[head : head + 3]
+    starts = {cell_len(line[: line.index(("program", "built-in", "bobbot")[i])]) for i, line in enumerate(rows)}
+    assert len(starts) == 1, rows
 
 
 # -- what the output says ---------------------------------------------------------------------

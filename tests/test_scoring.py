@@ -9,17 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from golfref.cards import Rank, parse_card
+from golfref import cards
+from golfref.cards import Rank
 from golfref.rules import resolve_rules
-from golfref.scoring import GridScore, card_value, rank_values, score_grid
+from golfref.scoring import GridScore, block_slots, card_value, rank_values, score_grid
 
 
 def parse_grid(text: str) -> tuple[list[Rank], str]:
     """`"7S KH / 7C 2S"` -> ranks row-major and the layout `2x2`."""
-    rows = [r.split() for r in text.split("/")]
-    assert len({len(r) for r in rows}) == 1, "test grid must be rectangular"
-    ranks = [parse_card(word).rank for row in rows for word in row]
-    return ranks, f"{len(rows)}x{len(rows[0])}"
+    rows = cards.parse_grid(text)
+    return [card.rank for row in rows for card in row], f"{len(rows)}x{len(rows[0])}"
 
 
 def score(text: str, preset: str = "classic", **overrides: Any) -> GridScore:
@@ -543,3 +542,10 @@ def test_score_grid_matches_a_naive_reference(rows: int, cols: int, data: Any, m
     result = score_grid(ranks, rules)
     assert result.total == _reference_total(ranks, rows, cols, rules)
     assert result.total == sum(result.points)
+
+
+def test_block_slots_are_the_square_below_and_right_of_the_corner() -> None:
+    assert block_slots(0, 3) == (0, 1, 3, 4)
+    assert block_slots(5, 4) == (5, 6, 9, 10)
+    result = score("5S 5H 3D / 5C 5D 4S", block_bonus=-20)
+    assert result.blocks == (0,) and [result.points[s] for s in block_slots(0, 3)] == [-5, -5, -5, -5]

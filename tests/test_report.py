@@ -1,0 +1,89 @@
+"""golfref/report.py: what `golfref score` and `golfref run` print, built in the library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from golfref.cards import Card, parse_grid
+from golfref.referee import Fault, FaultKind, MatchResult, SeatStatus
+from golfref.report import STDERR_TAIL, fault_report, score_json, score_lines, standings_lines, summary_json
+from golfref.rules import Rules, resolve_rules
+from golfref.scoring import GridScore, score_grid
+
+HOSTILE = "\x1b[31mevil[bold]x[/]"
+
+
+def scored(text: str, preset: str, **overrides: object) -> tuple[tuple[tuple[Card, ...], ...], GridScore, Rules]:
+    grid = parse_grid(text)
+    rules = resolve_rules(preset, {"layout": f"{len(grid)}x{len(grid[0])}", **overrides})
+    return grid, score_grid([c.rank for row in grid for c in row], rules), rules
+
+
+def test_score_lines_explain_names_lines_blocks_and_points() -> None:
+    grid, result, rules = scored("5S 5H 5D / 5C 5S 3D", "classic", block_bonus=-20)
+    lines = score_lines(grid, result, rules, explain=True)
+    assert lines[0] == str(result.total)
+    assert "block: 5♠ 5♥ 5♣ 5♠ scores -20" in lines
+    assert lines[-2:] == ["5♠  -5   5♥  -5   5♦   5", "5♣  -5   5♠  -5   3♦   3"]
+    assert score_lines(grid, result, rules, explain=False) == [lines[0]]
+
+
+def test_score_json_has_points_by_row() -> None:
+    grid, result, _ = scored("7S KH 5D / 7C 2S QD", "classic")
+    data = score_json(grid, result, "classic")
+    assert data == {
+        "score": 13,
+        "layout": "2x3",
+        "preset": "classic",
+        "points": [[0, 0, 5], [0, -2, 10]],
+        "cancelled": [{"kind": "column", "index": 0, "slots": [0, 3]}],
+        "blocks": [],
+    }
+
+
+@pytest.fixture()
+def result() -> MatchResult:
+    fault = Fault(0, FaultKind.NOT_JSON, f"bad {HOSTILE}", HOSTILE * 20, 1, 7, 12)
+    stderr = "".join(f"line {i}\n" for i in range(STDERR_TAIL + 3)) + HOSTILE + "\n"
+    return MatchResult(
+        log_path=Path("logs/m.json"),
+        log={"match_id": "m-1", "seed": 4, "players": [{"stderr": stderr}, {"stderr": ""}]},
+        names=(HOSTILE, "bob"),
+        hole_scores=((3, 5), (9, 1)),
+        totals=(12, 6),
+        placings=(2, 1),
+        statuses=(SeatStatus.FAULTED, SeatStatus.OK),
+        faults=(fault,),
+    )
+
+
+def test_standings_lines_best_first_with_faults_escaped(result: MatchResult) -> None:
+    lines = standings_lines(result)
+    name = "\\x1b[31mevil[bold]x[/]"  # printed literally: no escape, rich markup left as text
+    assert lines[0].split() == ["place", "player", "0", "1", "total", "status"]
+    assert lines[1].split() == ["1", "bob", "5", "1", "6", "ok"]
+    assert lines[2].split() == ["2", name, "3", "9", "12", "faulted", "(1", "fault)"]
+    assert lines[3] == f"fault: {name}: not_json (hole 1, request 7): bad {name}"
+    assert lines[-1] == "log: logs/m.json"
+    assert not any("\x1b" in line for line in lines)
+
+
+def test_fault_report_shows_the_line_a_hint_and_the_stderr_tail(result: MatchResult) -> None:
+    lines = fault_report(result)
+    assert lines[0].startswith("golfref: \\x1b[31mevil[bold]x[/] (seat 0): not_json: bad ")
+    assert lines[1].startswith("  the line: ") and lines[1].endswith("...")
+    assert lines[2].startswith("  hint: ")
+    assert lines[3] == "  its stderr ends with:"
+    assert len(lines[4:]) == STDERR_TAIL and lines[-1] == "    \\x1b[31mevil[bold]x[/]"
+    assert not any("\x1b" in line for line in lines)
+
+
+def test_summary_json(result: MatchResult) -> None:
+    data = summary_json(result)
+    assert data["match_id"] == "m-1" and data["log"] == "logs/m.json" and data["seed"] == 4
+    assert data["players"][0] == {
+        "seat": 0, "name": HOSTILE, "status": "faulted", "faults": 1, "holes": [3, 9], "total": 12, "place": 2,
+    }
+    assert data["faults"] == [result.faults[0].to_json()]
