@@ -17,6 +17,7 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,8 @@ __all__ = [
     "parse_config",
     "template_problem",
     "PATH_PLACEHOLDERS",
-    "SCHEMA_DIR",
+    "load_schema",
 ]
-
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
-if not SCHEMA_DIR.is_dir():  # installed as a wheel: schemas ship inside the package
-    SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 
 
 class ConfigError(ValueError):
@@ -160,9 +157,11 @@ class MatchConfig:
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
-    """Load one JSON Schema from the schemas folder."""
-    with open(SCHEMA_DIR / name, encoding="utf-8") as f:
-        data: dict[str, Any] = json.load(f)
+    """Load one JSON Schema of the package golfref.schemas, when it is first needed."""
+    # Through the import system, not a path next to this file: in site-packages, the folder
+    # next to golfref/ holds other distributions (one may be called schemas).
+    text = resources.files("golfref.schemas").joinpath(name).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
     return data
 
 
