@@ -1,29 +1,29 @@
 """YAML match configs into frozen values, with errors that name the key path and line.
 
-A config is read with `yaml.safe_load` only, checked against
-`schemas/match-config.schema.json`, then against the rules (via `resolve_rules`), all
-before any bot is started.
+A config is parsed once, by a `yaml.SafeLoader` that also keeps every key's line and
+every key given twice, then checked against `schemas/match-config.schema.json` and
+against the rules (via `resolve_rules`), all before any bot is started.
 """
 
 from __future__ import annotations
 
-import difflib
 import enum
 import json
 import os
 import re
 import shlex
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import yaml
 
-from .rules import OPTION_NAMES, Rules, RulesError, closest_name, resolve_rules
+from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, unknown_option
 
 __all__ = [
     "ConfigError",
@@ -37,12 +37,9 @@ __all__ = [
     "parse_config",
     "template_problem",
     "PATH_PLACEHOLDERS",
-    "SCHEMA_DIR",
+    "load_schema",
+    "dotted",
 ]
-
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
-if not SCHEMA_DIR.is_dir():  # installed as a wheel: schemas ship inside the package
-    SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
 
 
 class ConfigError(ValueError):
@@ -160,9 +157,11 @@ class MatchConfig:
 
 @cache
 def load_schema(name: str) -> dict[str, Any]:
-    """Load one JSON Schema from the schemas folder."""
-    with open(SCHEMA_DIR / name, encoding="utf-8") as f:
-        data: dict[str, Any] = json.load(f)
+    """Load one JSON Schema of the package golfref.schemas, when it is first needed."""
+    # Through the import system, not a path next to this file: in site-packages, the folder
+    # next to golfref/ holds other distributions (one may be called schemas).
+    text = resources.files("golfref.schemas").joinpath(name).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
     return data
 
 
@@ -182,32 +181,50 @@ def load_config(path: str | os.PathLike[str]) -> MatchConfig:
     return parse_config(text, source=str(p), base_dir=p.resolve().parent)
 
 
-def _line_map(text: str) -> dict[tuple[Any, ...], int]:
-    """Map every key path of a YAML document to its 1-based line."""
-    lines: dict[tuple[Any, ...], int] = {}
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return lines
-
-    def walk(node: yaml.Node, path: tuple[Any, ...]) -> None:
-        lines.setdefault(path, node.start_mark.line + 1)
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                key = key_node.value
-                lines[path + (key,)] = key_node.start_mark.line + 1
-                walk(value_node, path + (key,))
-        elif isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                walk(item, path + (i,))
-
-    if root is not None:
-        walk(root, ())
-    return lines
-
-
 _MAX_CONFIG_CHARS = 1_000_000
 _MAX_NODES = 100_000
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """A SafeLoader that parses a config once and keeps, from that one parse, the line of every
+    key path and every key given twice in one mapping (plain YAML silently keeps the last)."""
+
+    def __init__(self, text: str, source: str) -> None:
+        super().__init__(text)
+        self.source = source
+        self.lines: dict[tuple[Any, ...], int] = {}
+        """Each key path's 1-based line (a key's own line; a list item's first line)."""
+        self.duplicates: list[tuple[tuple[Any, ...], int]] = []
+        """(key path, line) of every repeated key, at its repetition."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        """Survey the composed document, then build its Python value."""
+        _check_expansion(node, self.source)  # before anything walks aliases
+        self._survey(node)
+        return super().construct_document(node)
+
+    def _survey(self, root: yaml.Node) -> None:
+        # Iterative and in document order: a deep document must not exhaust the stack here,
+        # and the first line found for a path is the one kept.
+        stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(root, ())]
+        while stack:
+            node, path = stack.pop()
+            self.lines.setdefault(path, node.start_mark.line + 1)
+            children: list[tuple[yaml.Node, tuple[Any, ...]]] = []
+            if isinstance(node, yaml.MappingNode):
+                seen: set[tuple[str, Any]] = set()
+                for key_node, value_node in node.value:
+                    if not isinstance(key_node, yaml.ScalarNode):
+                        continue  # a list or mapping as a key: construction refuses it, with its line
+                    key, line = key_node.value, key_node.start_mark.line + 1
+                    if (key_node.tag, key) in seen:
+                        self.duplicates.append((path + (key,), line))
+                    seen.add((key_node.tag, key))
+                    self.lines[path + (key,)] = line
+                    children.append((value_node, path + (key,)))
+            elif isinstance(node, yaml.SequenceNode):
+                children = [(item, path + (i,)) for i, item in enumerate(node.value)]
+            stack.extend(reversed(children))
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -218,14 +235,8 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
-def _check_expansion(text: str, source: str) -> None:
+def _check_expansion(root: yaml.Node, source: str) -> None:
     """Refuse a document whose aliases expand to more than _MAX_NODES values ("billion laughs")."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return  # safe_load reports it, with its line
-    if root is None:
-        return
     sizes: dict[int, int] = {}
     open_nodes: set[int] = set()
     stack: list[tuple[yaml.Node, bool]] = [(root, False)]
@@ -250,28 +261,6 @@ def _check_expansion(text: str, source: str) -> None:
                 stack.append((child, False))
 
 
-def _duplicate_keys(text: str) -> list[tuple[tuple[Any, ...], int]]:
-    """Every key given twice in one mapping (YAML would silently keep the last), with its line."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return []
-    found = []
-    stack: list[tuple[yaml.Node, tuple[Any, ...]]] = [(root, ())] if root is not None else []
-    while stack:
-        node, path = stack.pop()
-        if isinstance(node, yaml.MappingNode):
-            seen = set()
-            for key_node, value_node in node.value:
-                if key_node.value in seen:
-                    found.append((path + (key_node.value,), key_node.start_mark.line + 1))
-                seen.add(key_node.value)
-                stack.append((value_node, path + (key_node.value,)))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((item, path + (i,)) for i, item in enumerate(node.value))
-    return found
-
-
 # JSON Schema's "integer" also matches 5.0; a config's whole numbers must be ints.
 _Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
     jsonschema.Draft202012Validator,
@@ -281,7 +270,8 @@ _Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
 )
 
 
-def _dotted(path: tuple[Any, ...]) -> str:
+def dotted(path: Sequence[Any]) -> str:
+    """A key path as the messages write it, `players[0].name`; "(top level)" for the empty path."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
@@ -304,7 +294,7 @@ class _Where:
 
     def _text(self, path: tuple[Any, ...], message: str, line: int | None) -> str:
         where = f"{self.source}:{line}" if line else self.source
-        return f"{where}: {_dotted(path)}: {message}"
+        return f"{where}: {dotted(path)}: {message}"
 
     def error(self, path: tuple[Any, ...], message: str) -> ConfigError:
         return ConfigError(self._text(path, message, self._line(path)))
@@ -337,8 +327,7 @@ def _unquoted_placeholder(instance: Any) -> bool:
 
 
 def _suggest(key: str, allowed: list[str]) -> str:
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else f" (allowed: {', '.join(allowed)})"
+    return did_you_mean(key, allowed) or f" (allowed: {', '.join(allowed)})"
 
 
 def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any, ...], str]]:
@@ -372,13 +361,12 @@ def _check_schema(data: dict[str, Any], where: _Where) -> set[tuple[Any, ...]]:
     errors = list(validator.iter_errors(data))
     # A misspelt key suggested as a missing required one is one mistake: say it once.
     suggested = {
-        (tuple(e.absolute_path), close[0])
+        (tuple(e.absolute_path), close)
         for e in errors
         if e.validator == "additionalProperties"
         for key in e.instance
         if key not in e.schema.get("properties", {})
-        for close in [difflib.get_close_matches(str(key), list(e.schema.get("properties", {})), n=1, cutoff=0.6)]
-        if close
+        if (close := closest_name(str(key), e.schema.get("properties", {}))) is not None
     }
     bad: set[tuple[Any, ...]] = set()
     for error in errors:
@@ -410,9 +398,9 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     base = base_dir or Path.cwd()
     if len(text) > _MAX_CONFIG_CHARS:
         raise ConfigError(f"{source}: {len(text):,} characters is too large for a match config")
+    loader = _ConfigLoader(text, source)
     try:
-        _check_expansion(text, source)
-        data = yaml.safe_load(text)
+        data = loader.get_single_data()
     except RecursionError:
         raise ConfigError(f"{source}: the YAML is nested too deeply") from None
     except yaml.YAMLError as e:
@@ -420,11 +408,13 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         line = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise ConfigError(f"{source}{line}: not valid YAML: {problem}{_yaml_hint(text, e)}") from None
-    where = _Where(source, _line_map(text))
+    finally:
+        loader.dispose()
+    where = _Where(source, loader.lines)
     if not isinstance(data, dict):
         raise where.error((), "a match config is a mapping with at least a players list")
 
-    for key_path, key_line in _duplicate_keys(text):
+    for key_path, key_line in loader.duplicates:
         where.add(key_path, "the key is given twice", key_line)
     bad = _check_schema(data, where)
     bad_top = {path[0] for path in bad if path}
@@ -608,11 +598,9 @@ def _rules(data: Mapping[str, Any], players: int | None, where: _Where) -> Rules
     """The resolved rules, or None after adding their problems (or when the player count is unknown)."""
     preset = data.get("preset", "standard")
     overrides = {k: v for k, v in data.items() if k != "preset"}
-    unknown = [key for key in overrides if key not in OPTION_NAMES]
-    for key in unknown:
-        hint = closest_name(str(key), list(OPTION_NAMES))
-        suggestion = f"; did you mean {hint!r}?" if hint else ""
-        where.add(("rules", key), f"unknown rule option {key!r}{suggestion}")
+    unknown = [(key, problem) for key in overrides if (problem := unknown_option(key))]
+    for key, problem in unknown:
+        where.add(("rules", key), problem)
     if unknown or players is None:
         return None
     try:

@@ -40,7 +40,7 @@ Environment
     ``LANG``, ``LC_ALL``    ``C.UTF-8``
     ``PYTHONUNBUFFERED``    ``1``, so Python bots need not flush by hand
     ``PYTHONIOENCODING``    ``utf-8``
-    ``GOLFREF_PROTOCOL``    ``2``, the protocol version
+    ``GOLFREF_PROTOCOL``    the protocol version (`golfref.PROTOCOL_VERSION`)
     ``GOLFREF_SEAT``        the bot's seat, counted from 0
 
     plus the extras of the bot's configuration, which may replace any of these except the
@@ -100,9 +100,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol, Self
 
+from . import PROTOCOL_VERSION
+
 __all__ = [
     "LINE_LIMIT",
-    "PROTOCOL",
     "SEND_WAIT",
     "STDERR_LIMIT",
     "UNASKED_LIMIT",
@@ -122,8 +123,6 @@ SEND_WAIT = 1.0
 """How long `BotProcess.send` waits for a full stdin pipe when no deadline is given, in seconds."""
 UNASKED_LIMIT = 64
 """How many untaken lines are kept per bot since the latest send, and again from before it."""
-PROTOCOL = "2"
-"""The protocol version announced to bots in ``GOLFREF_PROTOCOL``."""
 
 _CHUNK = 64 * 1024  # one pipe's worth: a read never returns more
 _DRAIN_CHUNKS = 16  # bound on reading "everything available" from one fast writer
@@ -205,7 +204,7 @@ def bot_environment(extra: Mapping[str, str] | None, seat: int) -> dict[str, str
         if not key or "=" in key or "\0" in key or "\0" in value:
             raise ValueError(f"invalid environment entry {key!r}={value!r}")
         env[key] = value
-    for key, value in (("GOLFREF_PROTOCOL", PROTOCOL), ("GOLFREF_SEAT", str(seat))):
+    for key, value in (("GOLFREF_PROTOCOL", str(PROTOCOL_VERSION)), ("GOLFREF_SEAT", str(seat))):
         if env.setdefault(key, value) != value:
             raise ValueError(f"{key} is set by the referee ({value!r}) and cannot be configured: {env[key]!r}")
     return env

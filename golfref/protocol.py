@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from . import PROTOCOL_VERSION
 from .engine import HoleResult
 from .rules import KnockPenalty, Rules
 
@@ -34,9 +35,6 @@ __all__ = [
     "clip",
 ]
 
-PROTOCOL_VERSION = 2
-"""Version 2 gave every field of hello's `rules` one JSON type (version 1 mixed "off" and
-"double" with numbers)."""
 
 _loads = json.loads
 

@@ -38,7 +38,7 @@ from typing import Any
 import jsonschema
 
 from .cards import deck_set
-from .config import FaultMode, FaultPolicy, load_schema
+from .config import FaultMode, FaultPolicy, dotted, load_schema
 from .engine import Action, Game, IllegalAction, placings
 from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, compute_digest, hole_result_json, json_type, read_log
 from .referee import FaultKind, SeatStatus, disqualifies
@@ -291,13 +291,6 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
-def _dotted(path: Sequence[Any]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 def _step_where(doc: dict[str, Any], h: int, t: int) -> str:
     """`hole 2, step 11 (seat 1, request 45)` for holes[2].steps[11], as far as the step can be read."""
     where = f"hole {h}, step {t}"
@@ -341,9 +334,9 @@ def _locate(doc: dict[str, Any], path: tuple[Any, ...], message: str) -> str:
             where, fields = f"hole {h}, result", rest[1:]
         else:
             where, fields = f"hole {h}", rest
-        return f"{where}: field {_dotted(fields)}: {message}" if fields else f"{where}: {message}"
+        return f"{where}: field {dotted(fields)}: {message}" if fields else f"{where}: {message}"
     if path:
-        return f"field {_dotted(path)}: {message}"
+        return f"field {dotted(path)}: {message}"
     return message
 
 

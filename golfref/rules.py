@@ -7,9 +7,9 @@ wins. Impossible combinations raise `RulesError` naming the options involved.
 
 from __future__ import annotations
 
+import difflib
 import enum
-import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -332,26 +332,24 @@ def _enum(name: str, cls: type[enum.Enum], value: Any) -> Any:
     raise RulesError(f"{name}: expected one of {allowed}; got {value!r}")
 
 
-def closest_name(name: str, candidates: tuple[str, ...] | list[str]) -> str | None:
-    """The candidate nearest to `name` by edit distance, if any is reasonably close."""
-    best, best_d = None, math.inf
-    for cand in candidates:
-        d = _edit_distance(name.lower(), cand.lower())
-        if d < best_d:
-            best, best_d = cand, d
-    if best is not None and best_d <= max(2, len(name) // 3):
-        return best
-    return None
+def closest_name(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate most like `name` (difflib's similarity, ignoring case), if any is close enough."""
+    by_folded = {candidate.lower(): candidate for candidate in candidates}
+    close = difflib.get_close_matches(name.lower(), list(by_folded), n=1, cutoff=0.6)
+    return by_folded[close[0]] if close else None
 
 
-def _edit_distance(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """`; did you mean 'x'?` naming the candidate closest to `name`, or "" when none is close."""
+    hint = closest_name(name, candidates)
+    return f"; did you mean {hint!r}?" if hint else ""
+
+
+def unknown_option(name: object) -> str | None:
+    """The error for a rule option `name` that does not exist, or None when it does."""
+    if name in OPTION_NAMES:
+        return None
+    return f"unknown rule option {name!r}{did_you_mean(str(name), OPTION_NAMES)}"
 
 
 def _auto_decks(preset: str, players: int, rows: int, cols: int) -> int:
@@ -381,16 +379,13 @@ def resolve_rules(
 ) -> Rules:
     """Resolve a preset plus overrides for a player count into a `Rules` value."""
     if preset not in PRESETS:
-        hint = closest_name(preset, list(PRESETS))
-        extra = f"; did you mean {hint!r}?" if hint else ""
-        raise RulesError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)}){extra}")
+        raise RulesError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)}){did_you_mean(preset, PRESETS)}")
     base = PRESETS[preset]
     given = dict(overrides or {})
     for key in given:
-        if key not in OPTION_NAMES:
-            hint = closest_name(key, list(OPTION_NAMES))
-            extra = f"; did you mean {hint!r}?" if hint else ""
-            raise RulesError(f"unknown rule option {key!r}{extra}")
+        problem = unknown_option(key)
+        if problem:
+            raise RulesError(problem)
 
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
         raise RulesError(f"players: must be 2 to 8, got {players!r}")

@@ -1,4 +1,5 @@
-"""Shared test setup: hypothesis profiles and the path to test bots.
+"""Shared test setup: hypothesis profiles, the path to test bots, and known signal
+dispositions for a child a test sends signals to.
 
 Profiles: `ci` (the default: a fixed, moderate number of examples) and `thorough`
 (on demand: `HYPOTHESIS_PROFILE=thorough make test`).
@@ -7,6 +8,8 @@ Profiles: `ci` (the default: a fixed, moderate number of examples) and `thorough
 from __future__ import annotations
 
 import os
+import signal
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -29,3 +32,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
 BOTS = TESTS / "bots"
+
+
+def default_signals(*ignored: signal.Signals) -> Callable[[], None]:
+    """A preexec function: the child starts with the stop signals at their defaults, whatever
+    the test process inherited (a suite started in the background ignores SIGINT), except
+    `ignored`, which it starts ignoring (as under nohup)."""
+
+    def reset() -> None:
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
+
+    return reset

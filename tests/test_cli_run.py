@@ -24,6 +24,8 @@ import jsonschema
 import pytest
 import yaml
 
+from .conftest import default_signals
+
 pytestmark = [
     pytest.mark.process,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inspects /proc"),
@@ -89,18 +91,6 @@ def leftovers(token: str) -> list[str]:
         elif fields[0] == b"Z" and int(fields[1]) == me:
             found.append(f"zombie {name}")
     return found
-
-
-def default_signals(*ignored: signal.Signals) -> Any:
-    """A preexec function: the child starts with the stop signals at their defaults, whatever
-    the test process inherited (a suite started in the background ignores SIGINT), except
-    `ignored`, which it starts ignoring (as under nohup)."""
-
-    def reset() -> None:
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
-
-    return reset
 
 
 def valid(log: dict[str, Any]) -> bool:
@@ -251,11 +241,10 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(
 ) -> None:
     """One signal, several in a row (an impatient Ctrl-C), or two within microseconds: the same clean stop."""
     token = uuid.uuid4().hex
-    config = write_config(
-        tmp_path,
-        [bot("sleeper", "bad_bot.py", "sleep-forever", token=token), bot("echo", "echo_bot.py", token=token)],
-        move_ms=60_000,
-    )
+    sleeper = bot("sleeper", "bad_bot.py", "sleep-forever", token=token)
+    asleep = tmp_path / "asleep"
+    sleeper["env"]["BAD_BOT_ASLEEP"] = str(asleep)
+    config = write_config(tmp_path, [sleeper, bot("echo", "echo_bot.py", token=token)], move_ms=60_000)
     log = tmp_path / "logs" / "interrupted.json"
     proc = subprocess.Popen(
         [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
@@ -268,11 +257,12 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(
     )
     try:
         give_up = time.monotonic() + WAIT
-        while not log.exists():  # written as the first hole starts
+        # The sleeper has a request: the first hole is in play (the log exists since the match began).
+        while not asleep.exists():
             assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < give_up, "the log never appeared"
+            assert time.monotonic() < give_up, "the sleeper was never asked"
             time.sleep(0.02)
-        assert proc.poll() is None
+        assert proc.poll() is None and log.exists()
         for _ in range(repeat):
             if proc.poll() is None:
                 proc.send_signal(sig)

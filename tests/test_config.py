@@ -142,6 +142,22 @@ BAD = [
     ),
     ("max-faults-zero", TWO + "faults:\n  max_faults: 0\n", 5, "faults.max_faults", "less than the minimum of 1"),
     ("negative-seed", "seed: -1\n" + TWO, 1, "seed", "-1 is less than the minimum of 0"),
+    ("top-level-key-given-twice", "seed: 1\n" + TWO + "seed: 2\n", 5, "seed", "the key is given twice"),
+    (
+        "nested-key-given-twice",
+        TWO + "time:\n  move_ms: 10\n  startup_ms: 10\n  move_ms: 20\n",
+        7,
+        "time.move_ms",
+        "the key is given twice",
+    ),
+    (
+        "player-key-given-twice",
+        "players:\n  - name: a\n    builtin: random\n    name: b\n  - {name: c, builtin: greedy}\n",
+        4,
+        "players[0].name",
+        "the key is given twice",
+    ),
+    ("quoted-key-given-twice", TWO + "rules: {holes: 1, 'holes': 2}\n", 4, "rules.holes", "the key is given twice"),
     (
         "unknown-log-placeholder",
         TWO + "log:\n  path: logs/{matchid}.json\n",
@@ -468,6 +484,31 @@ HOSTILE_YAML = {
     "deep": "players: " + "[" * 50_000 + "]" * 50_000 + "\n",
     "self-alias": "x: &a [*a]\n",
 }
+
+
+def test_a_key_merged_in_and_then_given_is_not_given_twice(tmp_path: Path) -> None:
+    """A YAML merge key (`<<`) followed by an override is one key each time, not a repetition."""
+    text = TWO + "x-time: &t {move_ms: 10, grace_ms: 5}\ntime:\n  <<: *t\n  move_ms: 20\n"
+    with pytest.raises(ConfigError) as info:  # x-time is an unknown key; time itself is fine
+        parse(text, tmp_path)
+    assert "given twice" not in str(info.value) and "unknown key 'x-time'" in str(info.value)
+
+
+def test_a_config_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import yaml
+
+    parses = []
+    original = yaml.SafeLoader.get_single_node
+
+    def counting(self: yaml.SafeLoader) -> object:
+        parses.append(1)
+        return original(self)
+
+    monkeypatch.setattr(yaml.SafeLoader, "get_single_node", counting)
+    monkeypatch.setattr(yaml, "compose", lambda *a, **k: pytest.fail("a second parse"))
+    monkeypatch.setattr(yaml, "safe_load", lambda *a, **k: pytest.fail("a second parse"))
+    parse(TWO + "time:\n  move_ms: 10\n", tmp_path)
+    assert parses == [1]
 
 
 @pytest.mark.parametrize("name", list(HOSTILE_YAML))

@@ -9,7 +9,10 @@ three schemas must be valid JSON Schemas.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -235,7 +238,7 @@ def test_schemas_are_valid_against_their_metaschema(name: str) -> None:
 
 
 def test_the_environment_announces_the_protocol_version() -> None:
-    assert str(protocol.PROTOCOL_VERSION) == process.PROTOCOL  # GOLFREF_PROTOCOL
+    assert process.bot_environment(None, 0)["GOLFREF_PROTOCOL"] == str(protocol.PROTOCOL_VERSION)
 
 
 # -- hello's rules: one JSON type per field ---------------------------------------------
@@ -330,3 +333,17 @@ def test_clip_cuts_long_values_and_keeps_short_ones() -> None:
     assert protocol.clip(10**3999).endswith("...") and len(protocol.clip(10**3999)) == 40
     assert protocol.clip("stock") == "'stock'"
     assert protocol.clip(1001) == "1001"
+
+
+def test_the_process_layer_takes_the_version_without_the_message_layer() -> None:
+    """One protocol version, in golfref/__init__.py: process.py reads it without importing
+    protocol.py (JSON, the engine, the rules), which would break its layering."""
+    code = (
+        "import json, sys, golfref.process\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'golfref')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
+    )
+    assert json.loads(done.stdout) == ["golfref", "golfref.process"]

@@ -862,6 +862,21 @@ def test_time_beyond_the_move_limit_comes_from_the_bank(tmp_path: Path) -> None:
     assert leftovers(token) == {}
 
 
+def test_every_answer_in_time_adds_the_increment_to_the_bank(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = make_config(
+        tmp_path,
+        [bot("quick", SLOW_BOT, "0", token=token), builtin("house")],
+        time={"move_ms": 10_000, "bank_ms": 0, "increment_ms": 1_000, "grace_ms": 100},
+    )
+    result = run_match(config, seed=3)
+    assert result.faults == ()
+    offers = _time_offers(result.log)
+    assert len(offers) > 3
+    assert offers == [10_000 + 1_000 * n for n in range(len(offers))], "each answer banks the increment"
+    assert leftovers(token) == {}
+
+
 def test_an_empty_bank_means_a_timeout(tmp_path: Path) -> None:
     token = uuid.uuid4().hex
     config = make_config(

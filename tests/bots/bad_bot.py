@@ -115,6 +115,9 @@ def main() -> int:
             continue
         rid, legal = message["id"], message["legal"]
         if mode == "sleep-forever":
+            asleep = os.environ.get("BAD_BOT_ASLEEP")
+            if asleep:  # a file that tells a test a request is open: a hole is in play
+                open(asleep, "w").close()
             sleep_forever()
         if mode == "exit-mid-match" and answered >= count:
             return 3
