@@ -130,7 +130,9 @@ def test_greedy_never_uses_a_peek_with_nothing_to_peek_at(rules_id: str) -> None
 
 def test_greedy_peeks_at_a_card_it_has_not_seen() -> None:
     rules = RULE_SETS["powers"]
-    peeks = greedy_choices(rules, range(40), lambda c: c.decision is Decision.TARGET and c.seen.power in ("J", "Q"))
+    peeks = greedy_choices(
+        rules, range(40), lambda c: c.decision is Decision.TARGET and c.seen.power in (Rank.JACK, Rank.QUEEN)
+    )
     assert peeks
     for c in peeks:
         assert c.action.seat is not None and c.action.slot is not None
