@@ -419,7 +419,7 @@ class _Referee:
             started.append(seat)
         for seat in started:
             if not self._send(seat, protocol.hello(seat.index, self.names, rules_json, tc.to_json())):
-                self._fault(seat, FaultKind.EXITED, "the bot closed its input before the hello")
+                self._send_failed(seat, "its ready", None)
         deadline = time.monotonic() + (tc.startup_ms + tc.grace_ms) / 1000
         for seat in started:
             if seat.live:
@@ -461,6 +461,7 @@ class _Referee:
         elif status is ReadStatus.EXITED:
             code = seat.bot.wait_exit(_EXIT_WAIT) if seat.bot is not None else None
             when = f"before its {waiting_for}" if waiting_for else "while no request was open"
+            # (_send_failed words a failed write to an exiting bot the same way)
             self._fault(seat, FaultKind.EXITED, f"{_exit_words(code)} {when}", None, request, hole)
         elif status is ReadStatus.TOO_LONG:
             self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request, hole)
@@ -468,6 +469,19 @@ class _Referee:
             self._fault(seat, FaultKind.NOT_UTF8, "a line that is not UTF-8", result.raw, request, hole)
         else:  # pragma: no cover - every status is handled above
             raise AssertionError(status)
+
+    def _send_failed(self, seat: _Seat, before: str, request: int | None, hole: int | None = None) -> None:
+        """Record a line the bot could not be sent: it exited (said as a failed read says it), or it does not read.
+
+        Whether a bot that is exiting fails the write or the read after it depends only on
+        timing, so both are recorded alike.
+        """
+        code = seat.bot.wait_exit(_EXIT_WAIT) if seat.bot is not None else None
+        if code is None:
+            message = f"the bot does not take its input (closed, or not reading it) before {before}"
+        else:
+            message = f"{_exit_words(code)} before {before}"
+        self._fault(seat, FaultKind.EXITED, message, None, request, hole)
 
     # -- decisions -----------------------------------------------------------------
 
@@ -557,9 +571,7 @@ class _Referee:
         sent = time.monotonic()
         seat.sends[rid] = bot.sends + 1
         if not self._send(seat, line):
-            self._fault(
-                seat, FaultKind.EXITED, "the bot does not take its input (closed, or not reading it)", None, rid
-            )
+            self._send_failed(seat, f"its answer to request {rid}", rid)
             return None, rid, 0.0
         deadline = sent + (budget_ms + tc.grace_ms) / 1000
         while True:
@@ -659,14 +671,7 @@ class _Referee:
                 events = events_for(self.game, seat.index, mark if hole == result.hole else 0, finished=True)
                 line = protocol.hole_end(result, self.card_names, events)
                 if not self._send(seat, line):
-                    self._fault(
-                        seat,
-                        FaultKind.EXITED,
-                        "the bot does not take its input (closed, or not reading it)",
-                        None,
-                        None,
-                        result.hole,
-                    )
+                    self._send_failed(seat, f"the end of hole {result.hole} reached it", None, result.hole)
         self._flush_transcripts()
         self._save("running", include_open_hole=False)
         if self.on_hole is not None:

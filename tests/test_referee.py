@@ -313,6 +313,8 @@ CASES = [
     # The exit status is read once the process has ended, however late after its stdout closed.
     Case("close-stdout-exit", (X,), (X,), DQ, message="the bot exited (code 3) before its answer to request 1"),
     Case("close-stdout-stay", (X,), (X,), DQ, message="closed its stdout but is still running"),
+    # A failed write to an exiting bot is recorded as the failed read after it would be.
+    Case("close-stdin-exit", (X,), (X,), DQ, startup=True, message="the bot exited (code 3) before its ready"),
     # A line before ready is charged by the policy like any other fault, not fatal by itself.
     Case("banner", (FaultKind.NOT_JSON,), (FaultKind.NOT_JSON,), FAULTED, exactly("loading the model..."), True),
     # One late answer to a timed-out request is dropped; the next copy of it is a fault.

@@ -17,7 +17,7 @@ MODES = {
     "answer-twice", "unasked", "illegal", "fork-child", "ignore-sigterm", "setsid-child",
     "setsid-orphan", "slow-ready", "trickle", "crlf", "partial-exit", "print-env", "chatter",
     "long-garbage", "invalid-answer", "late-answer", "answer-twice-at-once",
-    "close-stdout-exit", "close-stdout-stay", "banner", "stale-flood", "early-answer", "huge-id",
+    "close-stdout-exit", "close-stdout-stay", "banner", "stale-flood", "early-answer", "huge-id", "close-stdin-exit",
 }
 HUGE = 10 * 1024 * 1024
 LONG = 100_000  # under the referee's line limit, far over what a fault keeps
@@ -71,6 +71,11 @@ def main() -> int:
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     if mode == "crash-at-startup":
         raise RuntimeError("bad_bot: crashing at startup on purpose")
+    if mode == "close-stdin-exit":
+        # Whether the hello is written before stdin closes, or fails on it, is up to timing.
+        os.close(0)
+        time.sleep(0.5)
+        os._exit(3)
     if mode == "stderr-flood":
         err = sys.stderr.buffer
         err.write(b"FLOOD-START\n")
