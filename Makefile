@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench lint clean
+.PHONY: install demo tournament-demo test bench lint clean
 
 # The oldest Python golfref runs on, read from requires-python in pyproject.toml. A .venv made
 # with an older python is rebuilt, not reused: the check runs at every make (the stamp alone
@@ -38,6 +38,11 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	@$(BIN)/golfref run sample_matches/quickstart.yaml
+
+# A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
+TOURNAMENT ?= sample_matches/tournament.yaml
+tournament-demo: $(STAMP)
+	@$(BIN)/golfref tournament $(TOURNAMENT)
 
 test: $(STAMP)
 	@$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran"; exit 1; fi; exit $$rc

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from . import engine, referee, replay, startup
+from . import engine, referee, replay, startup, tournament
 
-SECTIONS = {"startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run}
+SECTIONS = {
+    "startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run,
+    "tournament": tournament.run,
+}
 
 
 def main(argv: list[str]) -> None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .config import ConfigError, MatchConfig
     from .engine import HoleResult
     from .replay import Report
+    from .tournament_config import TournamentConfig
 
 app = typer.Typer(
     name="golfref",
@@ -197,6 +198,16 @@ def _config_or_fail(path: str) -> MatchConfig:
         fail_config(e)
 
 
+def _tournament_or_fail(path: str) -> TournamentConfig:
+    from .config import ConfigError
+    from .tournament_config import load_tournament
+
+    try:
+        return load_tournament(path)
+    except ConfigError as e:
+        fail_config(e)
+
+
 LogOpt = Annotated[
     str | None,
     typer.Option(
@@ -211,16 +222,27 @@ ForceOpt = Annotated[
 
 @app.command("check-config")
 def check_config(
-    config: Annotated[str, typer.Argument(help="The match config (YAML) to check.")],
+    config: Annotated[str, typer.Argument(help="The match or tournament config (YAML) to check.")],
     log: LogOpt = None,
     force: ForceOpt = False,
 ) -> None:
-    """Check a match config, and the files a match would write, without starting any bot."""
+    """Check a match or tournament config (and the files a match would write), without starting any bot."""
     from .config import ConfigError
     from .outputs import check_outputs, new_match_id, planned_log_path
+    from .tournament_config import is_tournament_file
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")
+    if is_tournament_file(config):
+        if log is not None:
+            fail("--log applies to a match config; a tournament's logs go into its results directory")
+        t = _tournament_or_fail(config)
+        kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in t.players)
+        out(
+            f"{config}: ok: tournament {t.name}: {t.format.value}, tables of {t.table}, {t.deal_sets} deal sets; "
+            f"{t.rules.preset}, {t.rules.layout}, {t.rules.holes} holes; players: {kinds}"
+        )
+        return
     cfg = _config_or_fail(config)
     now = dt.datetime.now(dt.UTC)
     match_id, slug = new_match_id(cfg.name, now)
@@ -459,6 +481,214 @@ def replay(
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
     for line in lines:
         out(line)
+
+
+TOURNAMENT_EXIT_CODES = {
+    EXIT_OK: "every match played (or the SPRT decided early); the gate, if any, passed",
+    EXIT_FAULTED: "the gate failed, or had not enough data to pass",
+    EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament",
+    EXIT_INTERNAL: "an internal error, or a match could not be played (its log could not be written)",
+    EXIT_INTERRUPTED: "interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): finished matches kept; run again to resume",
+}
+
+
+def _tournament_exit_help() -> str:
+    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in TOURNAMENT_EXIT_CODES.items())
+    return f"\b\nExit codes:\n{rows}"
+
+
+def _quick_tournament(
+    bots: list[str], builtins: list[str], preset: str, deal_sets: int, seed: int, results: str | None
+) -> TournamentConfig:
+    """The config of `golfref tournament --bot NAME=CMD ...`, checked as a YAML one would be."""
+    import yaml
+
+    from .config import ConfigError
+    from .tournament_config import parse_tournament
+
+    players: list[dict[str, str]] = []
+    for option, items, key in (("--bot", bots, "command"), ("--builtin", builtins, "builtin")):
+        for item in items:
+            name, sep, value = item.partition("=")
+            if not sep or not name.strip() or not value.strip():
+                fail(f"{option} {item!r}: expected NAME={'COMMAND' if key == 'command' else 'POLICY'}")
+            players.append({"name": name.strip(), key: value.strip()})
+    if len(players) < 2:
+        fail("a tournament needs at least two players: give --bot NAME=COMMAND (and --builtin NAME=POLICY)")
+    data: dict[str, Any] = {
+        "tournament": "quick",
+        "rules": {"preset": preset},
+        "players": players,
+        "deal_sets": deal_sets,
+        "seed": seed,
+    }
+    if results is not None:
+        data["results"] = results
+    try:
+        cfg = parse_tournament(yaml.safe_dump(data, sort_keys=False), source="<command line>")
+    except ConfigError as e:
+        fail_config(e)
+    if results is None:  # one directory per distinct quick tournament, so running it again resumes it
+        from dataclasses import replace
+        from pathlib import Path
+
+        cfg = replace(cfg, results=Path("tournaments") / f"quick-{cfg.digest().split(':')[1][:12]}")
+    return cfg
+
+
+@app.command(epilog=_tournament_exit_help())
+def tournament(
+    config: Annotated[str | None, typer.Argument(help="The tournament config (YAML); or use --bot.")] = None,
+    bots: Annotated[
+        list[str] | None, typer.Option("--bot", metavar="NAME=COMMAND", help="A bot of a quick tournament.")
+    ] = None,
+    builtins: Annotated[
+        list[str] | None,
+        typer.Option("--builtin", metavar="NAME=POLICY", help="A built-in player (random, greedy) of a quick one."),
+    ] = None,
+    preset: PresetOpt = "standard",
+    deal_sets: Annotated[int, typer.Option("--deal-sets", min=1, help="Deal sets of a quick tournament.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of a quick tournament.")] = 0,
+    results: Annotated[
+        str | None, typer.Option("--results", metavar="DIR", help="The tournament directory (overrides the config).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-j", min=1, help="Matches at once (default: the number of cores).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
+    junit: Annotated[
+        str | None, typer.Option("--junit", metavar="FILE", help="Write JUnit XML (a test per match and the gate).")
+    ] = None,
+) -> None:
+    """Play a tournament (or resume it): many matches in parallel, duplicate deals, standings and a gate.
+
+    Running the same tournament again resumes it: finished matches whose logs still
+    validate are kept. On a terminal, a progress bar with live standings is drawn on stderr.
+    """
+    from dataclasses import replace
+    from pathlib import Path
+
+    from .store import StoreError
+    from .tournament import TournamentError, gate_result, run_tournament
+
+    if (config is None) == (not bots):
+        fail("give a tournament config, or --bot NAME=COMMAND at least once (not both)")
+    if config is not None:
+        if builtins:
+            fail("--builtin is for a quick tournament (--bot); a config lists its players")
+        cfg = _tournament_or_fail(config)
+    else:
+        cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None)
+    if results is not None:
+        if not results.strip():
+            fail("--results: the path is empty")
+        cfg = replace(cfg, results=Path(results))
+    view = None
+    if not quiet and not as_json and sys.stderr.isatty():
+        from .tournament_view import LiveTournament
+
+        view = LiveTournament([p.name for p in cfg.players])
+    try:
+        with view if view is not None else contextlib.nullcontext():
+            outcome = run_tournament(cfg, workers=workers, on_progress=None if view is None else view.update)
+        gate = gate_result(cfg, list(outcome.records))
+    except (TournamentError, StoreError) as e:
+        fail(str(e))
+    _print_results(cfg.results, list(outcome.records), as_json, gate, outcome.stopped_by, outcome.errors)
+    if junit is not None:
+        _write_junit(junit, cfg.results, list(outcome.records), gate)
+    if outcome.stopped_by not in (None, "sprt"):
+        err(f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
+            f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume")
+        raise typer.Exit(EXIT_SIGNAL_BASE + signal.Signals[outcome.stopped_by])
+    if outcome.errors:
+        raise typer.Exit(EXIT_INTERNAL)
+    if gate is not None and not gate.passed:
+        raise typer.Exit(EXIT_FAULTED)
+
+
+def _print_results(
+    directory: Any, records: list[Any], as_json: bool, gate: Any, stopped_by: str | None, errors: tuple[str, ...]
+) -> None:
+    from .tournament import stats_module
+
+    stats_mod = stats_module("stats")
+    stats = stats_mod.compute_stats(records) if stats_mod is not None and records else None
+    if as_json:
+        data: dict[str, Any] = {
+            "directory": str(directory),
+            "matches": len(records),
+            "stopped_by": stopped_by,
+            "errors": list(errors),
+            "stats": None if stats is None else stats.to_json(),
+            "gate": None if gate is None else gate.to_json(),
+        }
+        out(json.dumps(data, ensure_ascii=False))
+        return
+    for problem in errors:
+        err(f"golfref: error: {_one_line(problem)}")
+    if stats is not None:
+        render = [getattr(stats_mod, n, None) for n in ("standings_lines", "pairwise_lines")]
+        if all(f is not None for f in render):
+            for f in render:
+                assert f is not None
+                for line in f(stats):
+                    out(sanitize(line))
+        else:  # the statistics' tables are not in this golfref yet: their data, plainly
+            out(json.dumps(stats.to_json(), indent=2, ensure_ascii=False))
+    elif records:
+        out(f"{directory}: {len(records)} matches stored (the statistics need golfref.stats)")
+    else:
+        out(f"{directory}: no finished match yet")
+    if stopped_by == "sprt":
+        out("stopped early: the SPRT is decided")
+    if gate is not None:
+        out(f"gate: {gate.message}")
+
+
+def _write_junit(path: str, directory: Any, records: list[Any], gate: Any) -> None:
+    from .tournament import stats_module
+
+    junit = stats_module("junit")
+    if junit is None:
+        fail("--junit: this golfref has no JUnit writer (golfref.junit)", EXIT_INTERNAL)
+    try:
+        junit.write_junit(path, records, directory, gate)
+    except OSError as e:
+        fail(f"--junit {path}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
+
+
+@app.command()
+def standings(
+    directory: Annotated[str, typer.Argument(help="A tournament directory (finished or interrupted).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as one JSON object.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print one CSV row per player.")] = False,
+) -> None:
+    """Print the standings and pairwise tables of a tournament from its results store."""
+    from pathlib import Path
+
+    from .store import Store, StoreError
+    from .tournament import stats_module
+
+    if as_json and as_csv:
+        fail("--json and --csv: choose one")
+    try:
+        with Store(Path(directory), create=False) as store:
+            records = store.records()
+    except StoreError as e:
+        fail(str(e))
+    if as_csv:
+        import csv
+
+        stats_mod = stats_module("stats")
+        rows = getattr(stats_mod, "csv_rows", None)
+        if stats_mod is None or rows is None:
+            fail("--csv: this golfref has no CSV rendering of the statistics (golfref.stats.csv_rows)", EXIT_INTERNAL)
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerows(rows(stats_mod.compute_stats(records)))
+        return
+    _print_results(directory, records, as_json, None, None, ())
 
 
 class _Interrupted(BaseException):

@@ -34,6 +34,7 @@ __all__ = [
     "LogSpec",
     "MatchConfig",
     "load_config",
+    "read_config_text",
     "parse_config",
     "template_problem",
     "PATH_PLACEHOLDERS",
@@ -168,17 +169,21 @@ def load_schema(name: str) -> dict[str, Any]:
 def load_config(path: str | os.PathLike[str]) -> MatchConfig:
     """Read and check a match config file."""
     p = Path(path)
+    return parse_config(read_config_text(p), source=str(p), base_dir=p.resolve().parent)
+
+
+def read_config_text(p: Path, what: str = "a match config") -> str:
+    """The text of a config file, or a ConfigError naming the file and what is wrong."""
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such file") from None
     except IsADirectoryError:
-        raise ConfigError(f"{p}: is a directory, not a match config") from None
+        raise ConfigError(f"{p}: is a directory, not {what}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except OSError as e:
         raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
-    return parse_config(text, source=str(p), base_dir=p.resolve().parent)
 
 
 _MAX_CONFIG_CHARS = 1_000_000
@@ -355,9 +360,11 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
     return [(path, error.message)]
 
 
-def _check_schema(data: dict[str, Any], where: _Where) -> set[tuple[Any, ...]]:
+def _check_schema(
+    data: dict[str, Any], where: _Where, schema: str = "match-config.schema.json"
+) -> set[tuple[Any, ...]]:
     """Add every schema error to `where`; return the key paths that had one."""
-    validator = _Validator(load_schema("match-config.schema.json"))
+    validator = _Validator(load_schema(schema))
     errors = list(validator.iter_errors(data))
     # A misspelt key suggested as a missing required one is one mistake: say it once.
     suggested = {
@@ -390,14 +397,19 @@ def _yaml_hint(text: str, error: yaml.YAMLError) -> str:
     return ""
 
 
-def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> MatchConfig:
-    """Check a config given as YAML text; `base_dir` (default: the current directory) anchors relative paths.
+@dataclass(frozen=True)
+class _YamlDocument:
+    """A config's YAML, parsed once: its value, each key path's line, and the keys given twice."""
 
-    Every problem is reported, not only the first: the ConfigError carries them in file order.
-    """
-    base = base_dir or Path.cwd()
+    data: Any
+    lines: dict[tuple[Any, ...], int]
+    duplicates: list[tuple[tuple[Any, ...], int]]
+
+
+def _read_yaml(text: str, source: str, what: str = "a match config") -> _YamlDocument:
+    """Parse `text` once, safely (size and alias expansion bounded), or raise a located ConfigError."""
     if len(text) > _MAX_CONFIG_CHARS:
-        raise ConfigError(f"{source}: {len(text):,} characters is too large for a match config")
+        raise ConfigError(f"{source}: {len(text):,} characters is too large for {what}")
     loader = _ConfigLoader(text, source)
     try:
         data = loader.get_single_data()
@@ -410,11 +422,22 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         raise ConfigError(f"{source}{line}: not valid YAML: {problem}{_yaml_hint(text, e)}") from None
     finally:
         loader.dispose()
-    where = _Where(source, loader.lines)
+    return _YamlDocument(data, loader.lines, loader.duplicates)
+
+
+def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> MatchConfig:
+    """Check a config given as YAML text; `base_dir` (default: the current directory) anchors relative paths.
+
+    Every problem is reported, not only the first: the ConfigError carries them in file order.
+    """
+    base = base_dir or Path.cwd()
+    document = _read_yaml(text, source)
+    data = document.data
+    where = _Where(source, document.lines)
     if not isinstance(data, dict):
         raise where.error((), "a match config is a mapping with at least a players list")
 
-    for key_path, key_line in loader.duplicates:
+    for key_path, key_line in document.duplicates:
         where.add(key_path, "the key is given twice", key_line)
     bad = _check_schema(data, where)
     bad_top = {path[0] for path in bad if path}
@@ -436,13 +459,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     where.raise_problems()
     assert rules is not None  # no problem was found, so the rules resolved
 
-    time = TimeControl(**(data.get("time") or {}))
-    faults_data = data.get("faults") or {}
-    faults = FaultPolicy(
-        mode=FaultMode(faults_data.get("policy", "fallback")),
-        fallback=faults_data.get("fallback", "greedy"),
-        max_faults=faults_data.get("max_faults", 3),
-    )
+    time, faults = _time_and_faults(data)
     log = LogSpec(
         path=log_data.get("path", LogSpec.path), transcript=log_data.get("transcript", False), directory=str(base)
     )
@@ -457,6 +474,17 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         log=log,
         source=source,
     )
+
+
+def _time_and_faults(data: Mapping[str, Any]) -> tuple[TimeControl, FaultPolicy]:
+    """The time control and fault policy of a schema-checked config."""
+    faults_data = data.get("faults") or {}
+    faults = FaultPolicy(
+        mode=FaultMode(faults_data.get("policy", "fallback")),
+        fallback=faults_data.get("fallback", "greedy"),
+        max_faults=faults_data.get("max_faults", 3),
+    )
+    return TimeControl(**(data.get("time") or {})), faults
 
 
 # Shell syntax that would do something under a shell but is a plain argument here.

@@ -216,20 +216,26 @@ class _Stop(BaseException):
 
 
 class Shuffler:
-    """Shuffles for one match, each from its own generator seeded by a hash of (seed, count).
+    """Shuffles for one match, each from its own generator seeded by a hash of (seed, hole, number).
 
     Every shuffle outcome ends up in the log. Were they all drawn from one Mersenne
     Twister, enough recorded shuffles would let a bot reconstruct its state and predict
     the next deal; a hash per shuffle leaves nothing to reconstruct without the seed.
+    A shuffle depends only on the seed, the hole and its number within the hole (0 the
+    deal, then each reshuffle), never on what happened earlier: two matches with one seed
+    see the same deal in every hole however their earlier holes went (duplicate deals).
     """
 
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self.count = 0
+        self.hole = -1
+        self.count = 0  # shuffles done so far in `self.hole`
 
-    def shuffle(self, cards: list[int]) -> None:
-        """Shuffle `cards` in place."""
-        digest = hashlib.sha256(f"golfref-shuffle:{self.seed}:{self.count}".encode()).digest()
+    def shuffle(self, cards: list[int], hole: int) -> None:
+        """Shuffle `cards` in place: the next shuffle of `hole`."""
+        if hole != self.hole:
+            self.hole, self.count = hole, 0
+        digest = hashlib.sha256(f"golfref-shuffle:{self.seed}:{hole}:{self.count}".encode()).digest()
         self.count += 1
         random.Random(int.from_bytes(digest, "big")).shuffle(cards)
 
@@ -632,7 +638,7 @@ class _Referee:
             chance = game.chance
             if chance is not None:
                 order = list(chance)
-                self.shuffler.shuffle(order)
+                self.shuffler.shuffle(order, game.hole)
                 builder.shuffle(game, order)
                 continue
             to_move, turn_decision = game.turn()

@@ -95,7 +95,7 @@ def test_minimal_bot_plays_without_faults(tmp_path: Path, minimal_bot: Path, rul
 
 @pytest.mark.process
 def test_annotated_transcript_is_a_real_one(tmp_path: Path, minimal_bot: Path) -> None:
-    _match(tmp_path, minimal_bot, "{preset: standard, layout: 2x2, holes: 1}", seed=3, transcript=True)
+    _match(tmp_path, minimal_bot, "{preset: standard, layout: 2x2, holes: 1}", seed=9, transcript=True)
     (path,) = (tmp_path / "out").glob("*.seat0.transcript.jsonl")
     real = []
     for line in path.read_text(encoding="utf-8").splitlines():

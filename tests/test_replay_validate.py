@@ -43,7 +43,7 @@ def load(name: str) -> dict[str, Any]:
 
 # name -> (status, holes_checked, a fragment of the message)
 SAMPLES = {
-    "example_1hole_2p_2x2": (Status.VALID, 1, "1 hole, 24 steps"),
+    "example_1hole_2p_2x2": (Status.VALID, 1, "1 hole, 21 steps"),
     "standard_2p": (Status.VALID, 3, "3 holes"),
     "classic_4p_9holes": (Status.VALID, 9, "9 holes"),
     "knock_3p": (Status.VALID, 4, "4 holes"),
@@ -56,10 +56,10 @@ SAMPLES = {
     "interrupted": (
         Status.INCOMPLETE,
         1,
-        "status interrupted: validates through hole 1 and its 12 steps (the hole was open)",
+        "status interrupted: validates through hole 1 and its 22 steps (the hole was open)",
     ),
     "error": (Status.INCOMPLETE, 0, "status error: validates through hole 0 and its 8 steps (the hole was open)"),
-    "running_journal": (Status.INCOMPLETE, 1, "status running: validates through hole 0 and its 27 steps"),
+    "running_journal": (Status.INCOMPLETE, 1, "status running: validates through hole 0 and its 37 steps"),
 }
 
 
@@ -421,7 +421,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "reshuffle_8p_1deck",
         change_reshuffle_card,
         (
-            "hole 0, step 32 (reshuffle): field reshuffle: not an order of the",
+            "hole 0, step 26 (reshuffle): field reshuffle: not an order of the",
             "(the discard pile minus its top card)",
             "not among them",
         ),
@@ -430,7 +430,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "reshuffle deleted",
         "reshuffle_8p_1deck",
         drop_reshuffle,
-        ("hole 0, step 32 (seat", "the stock ran out: a reshuffle of", "cards is due here (D7), the log has an action"),
+        ("hole 0, step 26 (seat", "the stock ran out: a reshuffle of", "cards is due here (D7), the log has an action"),
     ),
     (
         "reshuffle added",
@@ -469,16 +469,16 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "hole score changed",
         "standard_2p",
         change_score,
-        ("hole 1, result: field scores: the steps give [3, 37], the log says [4, 37]",),
+        ("hole 1, result: field scores: the steps give [2, 39], the log says [3, 39]",),
     ),
     (
         "raw score changed",
         "standard_2p",
         change_raw,
-        ("hole 2, result: field raw: the steps give [-2, 36], the log says [-2, 31]",),
+        ("hole 2, result: field raw: the steps give [29, 45], the log says [29, 40]",),
     ),
     ("hole total changed", "standard_2p", change_hole_total, ("hole 1, result: field totals: the steps give",)),
-    ("final grid changed", "standard_2p", change_grid, ('hole 0, result: field grids[0]: the steps give ["8C", "AD"',)),
+    ("final grid changed", "standard_2p", change_grid, ('hole 0, result: field grids[0]: the steps give ["KD", "2D"',)),
     (
         "hole end changed",
         "standard_2p",
@@ -489,7 +489,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "match total changed",
         "standard_2p",
         change_total,
-        ("field totals: the holes give [8, 113], the log says [9, 113]",),
+        ("field totals: the holes give [37, 117], the log says [38, 117]",),
     ),
     (
         "placing changed",
@@ -509,7 +509,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "step after the hole ended",
         "standard_2p",
         step_after_hole_end,
-        ("hole 0, step 35 (seat 1): the hole already ended (closed by seat 0) at step 34; nothing may follow",),
+        ("hole 0, step 25 (seat 1): the hole already ended (closed by seat 0) at step 24; nothing may follow",),
     ),
     ("hole deleted", "standard_2p", delete_hole, ("hole 1: field hole: expected 1 (holes count from 0), got 2",)),
     (
@@ -528,7 +528,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "rules changed",
         "standard_2p",
         change_rules,
-        ("hole 1, result: field raw: the steps give [3, 41], the log says [3, 37]",),
+        ("hole 0, result: field raw: the steps give [10, 33], the log says [6, 33]",),
     ),
     ("rules that do not resolve", "standard_2p", unresolvable_rules, ("field rules: reveal_count",)),
     (
@@ -555,7 +555,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "result removed from a finished hole",
         "standard_2p",
         open_finished_hole,
-        ("hole 2: field result: null, but the hole ended at step 25",),
+        ("hole 2: field result: null, but the hole ended at step 35",),
     ),
     (
         "fault of a seat that does not exist",
@@ -582,7 +582,7 @@ DAMAGE: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]]
         "fault count changed",
         "faults_3p",
         fault_count_changed,
-        ("field players[1].faults: 3, but the fault policy counts 21",),
+        ("field players[1].faults: 3, but the fault policy counts 22",),
     ),
     (
         "fault removed",
@@ -688,7 +688,7 @@ def test_digest_of_the_wrong_type_is_invalid() -> None:
 
 def test_a_byte_edited_in_the_file_is_tampered(tmp_path: Path) -> None:
     raw = (LOGS / "standard_2p.json").read_bytes()
-    edited = raw.replace(b'"totals":[8,113]', b'"totals":[8,112]', 1)
+    edited = raw.replace(b'"totals":[37,117]', b'"totals":[37,116]', 1)
     assert edited != raw
     path = tmp_path / "log.json"
     path.write_bytes(edited)
@@ -766,7 +766,7 @@ def test_damage_in_the_open_hole_of_an_interrupted_log_is_found() -> None:
     doc["digest"] = compute_digest(doc)
     report = validate(doc)
     assert report.status is Status.INVALID
-    assert report.message.startswith("hole 1, step 11 (seat 0): field action: 'knock' is not legal here")
+    assert report.message.startswith("hole 1, step 21 (seat 1): field action: 'knock' is not legal here")
     assert report.holes_checked == 1
 
 
@@ -797,7 +797,7 @@ def test_only_the_last_hole_may_be_open() -> None:
     doc["holes"][0]["result"] = None
     doc["digest"] = compute_digest(doc)
     report = validate(doc)
-    assert report.message == "hole 0: field result: null, but the hole ended at step 34"
+    assert report.message == "hole 0: field result: null, but the hole ended at step 28"
 
 
 def test_an_incomplete_log_has_totals_only_when_every_hole_was_played() -> None:
@@ -820,7 +820,7 @@ def test_an_interrupted_log_whose_last_hole_ended_without_its_result() -> None:
     report = validate(doc)
     assert (report.status, report.holes_checked) == (Status.INCOMPLETE, 2)
     assert report.message == (
-        "status interrupted: validates through hole 2 and its 26 steps (it ended there, but its result was not written)"
+        "status interrupted: validates through hole 2 and its 36 steps (it ended there, but its result was not written)"
     )
 
 
@@ -995,9 +995,9 @@ def test_check_prints_one_line_per_log(mixed: list[str]) -> None:
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         f"{mixed[0]}: valid",
-        f"{mixed[1]}: incomplete: status interrupted: validates through hole 1 and its 12 steps (the hole was open)",
+        f"{mixed[1]}: incomplete: status interrupted: validates through hole 1 and its 22 steps (the hole was open)",
         f"{mixed[2]}: tampered: {TAMPERED_MESSAGE}",
-        f"{mixed[3]}: invalid: field totals: the holes give [8, 113], the log says [9, 113]",
+        f"{mixed[3]}: invalid: field totals: the holes give [37, 117], the log says [38, 117]",
         f"{mixed[4]}: invalid: truncated: the JSON ends early (line 1)",
         f"{mixed[5]}: invalid: no such file",
     ]
@@ -1030,7 +1030,7 @@ def test_check_rejects_display_options() -> None:
 def test_showing_a_tampered_or_invalid_log_prints_only_the_error(mixed: list[str]) -> None:
     assert one_error_line(invoke(mixed[2]), 1) == f"golfref: error: {mixed[2]}: tampered: {TAMPERED_MESSAGE}"
     assert one_error_line(invoke(mixed[3]), 1) == (
-        f"golfref: error: {mixed[3]}: invalid: field totals: the holes give [8, 113], the log says [9, 113]"
+        f"golfref: error: {mixed[3]}: invalid: field totals: the holes give [37, 117], the log says [38, 117]"
     )
 
 
@@ -1133,7 +1133,7 @@ def test_show_an_incomplete_log_warns_first() -> None:
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
         f"golfref: warning: {LOGS / 'interrupted.json'}: incomplete: "
-        "status interrupted: validates through hole 1 and its 12 steps (the hole was open)"
+        "status interrupted: validates through hole 1 and its 22 steps (the hole was open)"
     ]
     assert result.stdout.strip() and result.stdout.isascii()
 
@@ -1171,7 +1171,7 @@ def test_report_is_a_frozen_value() -> None:
     with pytest.raises(AttributeError):
         report.status = Status.INVALID  # type: ignore[misc]
     assert report.to_json() == {"status": "valid", "message": report.message, "holes_checked": 3}
-    assert re.fullmatch(r"3 holes, 98 steps, totals \[8, 113\], placings \[1, 2\]", report.message)
+    assert re.fullmatch(r"3 holes, 92 steps, totals \[37, 117\], placings \[1, 2\]", report.message)
 
 
 # -- docs/LOG_FORMAT.md ------------------------------------------------------------------------------

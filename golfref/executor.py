@@ -1,0 +1,196 @@
+"""The executor: runs scheduled matches through the one `run_match` and hands back their results.
+
+Nothing else knows where a match runs. `LocalExecutor` uses a pool of local worker
+processes; another back end (a cluster) implements the same `Executor` interface.
+
+Signals: a worker ignores Ctrl-C between matches and lets `run_match` take it during
+one (the match stops, its log is kept as interrupted). The parent forwards a stop to
+every worker (`stop`), so a `kill -INT` of the tournament alone stops the matches too.
+Should the parent die (SIGKILL), each worker gets SIGTERM from the kernel and leaves.
+"""
+
+from __future__ import annotations
+
+import abc
+import concurrent.futures as cf
+import multiprocessing
+import os
+import signal
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import ConfigError, MatchConfig
+from .log import LogError, read_log
+from .results import MatchRecord
+
+__all__ = ["MatchJob", "MatchOutcome", "Executor", "LocalExecutor", "play", "record_from_log"]
+
+
+@dataclass(frozen=True)
+class MatchJob:
+    """One match to play: its config (seed included), where its log goes, and its place in the schedule."""
+
+    index: int
+    deal_set: int
+    config: MatchConfig
+    log_path: Path
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """What playing a job gave: a record and the log's digest, or why there is none."""
+
+    index: int
+    record: MatchRecord | None
+    digest: str | None
+    log_path: Path
+    error: str | None = None
+    interrupted: bool = False
+
+
+def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchRecord:
+    """The record of a finished match, read from its log (the one source for live and resumed matches)."""
+    players = doc["players"]
+    seats = len(players)
+    decision_ms: list[list[float]] = [[] for _ in range(seats)]
+    for hole in doc["holes"]:
+        for step in hole["steps"]:
+            if step.get("by") == "bot" and step.get("ms") is not None:
+                decision_ms[step["seat"]].append(float(step["ms"]))
+    return MatchRecord(
+        match_index=index,
+        deal_set=deal_set,
+        seating=tuple(p["name"] for p in players),
+        hole_scores=tuple(tuple(h["result"]["scores"]) for h in doc["holes"]),
+        totals=tuple(doc["totals"]),
+        placings=tuple(doc["placings"]),
+        statuses=tuple(p["status"] for p in players),
+        faults=tuple(p["faults"] for p in players),
+        decision_ms=tuple(tuple(ms) for ms in decision_ms),
+    )
+
+
+def play(job: MatchJob) -> MatchOutcome:
+    """Play one job through `run_match` (in whatever process the executor chose)."""
+    try:
+        return _play(job)
+    finally:
+        if _parent is not None and os.getppid() != _parent:
+            # The tournament is gone (its death signal stopped the match): nobody is left to
+            # take a result, and the pool's queue would never tell this worker to leave.
+            os._exit(1)
+
+
+def _play(job: MatchJob) -> MatchOutcome:
+    from .referee import MatchInterrupted, run_match
+
+    try:
+        result = run_match(job.config, log_path=str(job.log_path))
+    except MatchInterrupted:
+        return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
+    except ConfigError as e:
+        return MatchOutcome(job.index, None, None, job.log_path, str(e))
+    except OSError as e:
+        return MatchOutcome(job.index, None, None, job.log_path, f"cannot write the log: {e.strerror or e}")
+    try:
+        doc = read_log(result.log_path)
+    except LogError as e:
+        return MatchOutcome(job.index, None, None, job.log_path, f"cannot read the log back: {e}")
+    return MatchOutcome(job.index, record_from_log(doc, job.index, job.deal_set), doc["digest"], result.log_path)
+
+
+class Executor(abc.ABC):
+    """Runs jobs and yields their outcomes as they finish (in any order)."""
+
+    @abc.abstractmethod
+    def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
+        """Start every job; yield each outcome as it comes. Jobs cancelled by `stop` yield nothing."""
+
+    @abc.abstractmethod
+    def outcomes(self) -> Iterator[MatchOutcome]:
+        """Yield the outcomes of started jobs not yielded yet (after `stop`: what still finishes)."""
+
+    @abc.abstractmethod
+    def stop(self) -> None:
+        """Cancel the jobs not started and interrupt the running matches (their logs kept as interrupted)."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the workers."""
+
+
+_parent: int | None = None  # in a worker: the tournament's pid
+
+
+def _no_op(signum: int, frame: object) -> None:
+    pass
+
+
+def _worker_init(parent: int) -> None:
+    global _parent
+    _parent = parent
+    # A handler, not SIG_IGN: run_match takes the signal during a match, and a bot started
+    # from here gets the default back at exec (an ignored signal would stay ignored in it).
+    signal.signal(signal.SIGINT, _no_op)
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # not the tournament's handlers, inherited at the fork
+        signal.signal(sig, signal.SIG_DFL)
+    from .process import _libc_prctl
+
+    prctl = _libc_prctl()
+    if prctl is not None:
+        prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG: the tournament's death stops this worker
+    if os.getppid() != parent:  # it died before the line above took effect
+        os._exit(1)
+
+
+class LocalExecutor(Executor):
+    """A pool of `workers` local processes (forked: they inherit the tournament directory's lock)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._futures: list[cf.Future[MatchOutcome]] = []
+        self._taken: set[cf.Future[MatchOutcome]] = set()
+
+    def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
+        """Start every job on the pool; yield outcomes as they finish."""
+        self._pool = cf.ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
+        )
+        self._futures = [self._pool.submit(play, job) for job in jobs]
+        return self.outcomes()
+
+    def outcomes(self) -> Iterator[MatchOutcome]:
+        """Yield each started job's outcome once, as it finishes."""
+        for future in cf.as_completed([f for f in self._futures if f not in self._taken]):
+            self._taken.add(future)
+            if future.cancelled():
+                continue
+            try:
+                yield future.result()
+            except cf.process.BrokenProcessPool:
+                continue  # a worker died (stopped between matches): its job counts as not played
+
+    def stop(self) -> None:
+        """Cancel what has not started and send SIGINT to every worker (a no-op for an idle one)."""
+        for future in self._futures:
+            future.cancel()
+        pool = self._pool
+        if pool is None:
+            return
+        for pid in list(getattr(pool, "_processes", None) or {}):  # the pool does not publish its pids
+            try:
+                os.kill(pid, signal.SIGINT)
+            except ProcessLookupError:
+                pass
+
+    def close(self) -> None:
+        """Shut the pool down (cancelling whatever is still queued)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

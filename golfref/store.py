@@ -1,0 +1,166 @@
+"""The results store: `results.sqlite` in a tournament directory, the only place results are written and read.
+
+One row per finished match (seating, deal set, hole scores, totals, placings, statuses,
+faults, decision times, log path and digest) and the config's canonical hash. Only the
+tournament's own process writes; each match is one transaction, in WAL mode, so a reader
+(`golfref standings`) never sees half a match and a killed writer loses none it committed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from .results import MatchRecord
+
+__all__ = ["STORE_NAME", "StoreError", "Store", "StoredMatch"]
+
+STORE_NAME = "results.sqlite"
+_SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    match_index INTEGER PRIMARY KEY,
+    deal_set INTEGER NOT NULL,
+    seating TEXT NOT NULL,
+    hole_scores TEXT NOT NULL,
+    totals TEXT NOT NULL,
+    placings TEXT NOT NULL,
+    statuses TEXT NOT NULL,
+    faults TEXT NOT NULL,
+    decision_ms TEXT NOT NULL,
+    log_path TEXT NOT NULL,
+    digest TEXT NOT NULL
+);
+"""
+
+
+class StoreError(Exception):
+    """A tournament directory whose store cannot be used: unreadable, or another tournament's."""
+
+
+class StoredMatch:
+    """A stored match: its record, and the log it came from (relative to the directory)."""
+
+    __slots__ = ("record", "log_path", "digest")
+
+    def __init__(self, record: MatchRecord, log_path: str, digest: str) -> None:
+        self.record = record
+        self.log_path = log_path
+        self.digest = digest
+
+
+class Store:
+    """An open store; use as a context manager."""
+
+    def __init__(self, directory: Path, *, create: bool = True) -> None:
+        self.path = directory / STORE_NAME
+        if not create and not self.path.is_file():
+            raise StoreError(f"{directory}: no tournament results here (no {STORE_NAME})")
+        try:
+            if create:
+                directory.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: transactions are ours, explicit, one per match.
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a crash of the process
+            if create:
+                self.db.executescript(_SCHEMA)
+            version = self.meta("store_version")
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path}: not a golfref results store ({e})") from None
+        if version is None and create:
+            self.set_meta({"store_version": str(_SCHEMA_VERSION)})
+        elif version is not None and version != str(_SCHEMA_VERSION):
+            raise StoreError(f"{self.path}: store version {version}, this golfref reads {_SCHEMA_VERSION}")
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def meta(self, key: str) -> str | None:
+        """One value of the meta table."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, values: dict[str, str]) -> None:
+        """Set meta values, in one transaction."""
+        with self._transaction():
+            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", values.items())
+
+    def put(self, record: MatchRecord, log_path: str, digest: str) -> None:
+        """Store one finished match (replacing an earlier row of the same index), in one transaction."""
+        row = (
+            record.match_index,
+            record.deal_set,
+            json.dumps(record.seating),
+            json.dumps(record.hole_scores),
+            json.dumps(record.totals),
+            json.dumps(record.placings),
+            json.dumps(record.statuses),
+            json.dumps(record.faults),
+            json.dumps(record.decision_ms),
+            log_path,
+            digest,
+        )
+        with self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+
+    def delete(self, indexes: Iterable[int]) -> None:
+        """Forget matches (their logs no longer validate), in one transaction."""
+        with self._transaction():
+            self.db.executemany("DELETE FROM matches WHERE match_index = ?", [(i,) for i in indexes])
+
+    def matches(self) -> list[StoredMatch]:
+        """Every stored match, in schedule order."""
+        rows = self.db.execute("SELECT * FROM matches ORDER BY match_index").fetchall()
+        return [_stored(row) for row in rows]
+
+    def records(self) -> list[MatchRecord]:
+        """Every stored match's record, in schedule order."""
+        return [m.record for m in self.matches()]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")  # the write lock up front: no upgrade deadlock with a reader
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _tuples(value: Any) -> tuple[Any, ...]:
+    return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+
+
+def _stored(row: tuple[Any, ...]) -> StoredMatch:
+    index, deal_set, seating, holes, totals, placings, statuses, faults, ms, log_path, digest = row
+    record = MatchRecord(
+        match_index=index,
+        deal_set=deal_set,
+        seating=tuple(json.loads(seating)),
+        hole_scores=_tuples(json.loads(holes)),
+        totals=tuple(json.loads(totals)),
+        placings=tuple(json.loads(placings)),
+        statuses=tuple(json.loads(statuses)),
+        faults=tuple(json.loads(faults)),
+        decision_ms=_tuples(json.loads(ms)),
+    )
+    return StoredMatch(record, log_path, digest)

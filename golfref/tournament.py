@@ -1,0 +1,274 @@
+"""Running a tournament: the schedule, resumed from the store, played by an executor, stopped by its rules.
+
+`run_tournament` is the one entry point. It takes the tournament directory's lock,
+checks the store belongs to this config, keeps every finished match whose log still
+validates (recovering ones played but never stored, after a kill), plays the rest through
+the executor, stores each result as it comes, and stops early when the SPRT is decided or
+on a stop signal (finished matches kept, running ones interrupted).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
+from .results import MatchRecord
+from .schedule import MatchSpec, match_config, schedule
+from .store import Store
+from .tournament_config import TournamentConfig
+
+__all__ = [
+    "TournamentError",
+    "Progress",
+    "TournamentResult",
+    "run_tournament",
+    "stats_module",
+    "sprt_decision",
+    "gate_result",
+]
+
+LOCK_NAME = ".lock"
+_LOCK_WAIT = 30.0  # s: the workers of a killed run may still be closing their matches
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class TournamentError(Exception):
+    """A tournament that cannot run here: a directory holding another config, a busy directory."""
+
+
+@dataclass
+class Progress:
+    """How far the tournament is, for a progress display."""
+
+    total: int
+    done: int
+    kept: int
+    faults: int
+    records: list[MatchRecord]
+    started: float
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """How a run ended: every stored record, what was played now, and why it stopped."""
+
+    records: tuple[MatchRecord, ...]
+    scheduled: int
+    played: int
+    kept: int
+    errors: tuple[str, ...]
+    stopped_by: str | None
+    """None (every match played), ``sprt`` (decided early) or the signal's name."""
+    directory: Path
+
+
+def stats_module(name: str) -> ModuleType | None:
+    """The statistics engineer's module `golfref.<name>` (stats, sprt, junit), or None while it is missing."""
+    try:
+        return importlib.import_module(f"golfref.{name}")
+    except ImportError:
+        return None
+
+
+def sprt_decision(config: TournamentConfig, records: list[MatchRecord]) -> Any:
+    """The SPRT's result on the deal sets so far (`golfref.sprt.SprtResult`), or None without one."""
+    rule = config.sprt
+    stats, sprt = stats_module("stats"), stats_module("sprt")
+    if rule is None or stats is None or sprt is None:
+        return None
+    diffs = stats.pair_block_differences(_complete_blocks(config, records), rule.player, rule.baseline)
+    return sprt.sprt(diffs, sprt.SprtConfig(d0=rule.d0, d1=rule.d1, alpha=rule.alpha, beta=rule.beta))
+
+
+def gate_result(config: TournamentConfig, records: list[MatchRecord]) -> Any:
+    """The gate's result (`golfref.sprt.GateResult`), or None when no gate is configured."""
+    rule = config.gate
+    stats, sprt = stats_module("stats"), stats_module("sprt")
+    if rule is None:
+        return None
+    if stats is None or sprt is None:
+        raise TournamentError("the gate needs golfref.stats and golfref.sprt, which this golfref lacks")
+    gate = sprt.Gate(rule.player, rule.baseline, rule.margin, rule.confidence)
+    return sprt.evaluate_gate(gate, stats.compute_stats(records))
+
+
+def _complete_blocks(config: TournamentConfig, records: list[MatchRecord]) -> list[MatchRecord]:
+    """The records of deal sets whose every seating is played: a half-played block would bias the test."""
+    per_set = len(schedule(config)) // config.deal_sets
+    counts: dict[int, int] = {}
+    for r in records:
+        counts[r.deal_set] = counts.get(r.deal_set, 0) + 1
+    return [r for r in records if counts[r.deal_set] == per_set]
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold the directory's lock; forked workers inherit it, so a killed run's last workers still hold it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        deadline = time.monotonic() + _LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TournamentError(f"{directory}: another golfref tournament is running there") from None
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _kept(config: TournamentConfig, store: Store, specs: tuple[MatchSpec, ...]) -> dict[int, MatchRecord]:
+    """The finished matches to keep: stored ones whose logs validate, and logs of finished matches never stored."""
+    from .log import LogError, read_log
+    from .replay import Status, validate_file
+
+    stored = {m.record.match_index: m for m in store.matches()}
+    kept: dict[int, MatchRecord] = {}
+    drop = []
+    for spec in specs:
+        path = config.results / spec.log_name
+        if not path.is_file():
+            if spec.index in stored:
+                drop.append(spec.index)
+            continue
+        report = validate_file(str(path))
+        if report.status is not Status.VALID:
+            if spec.index in stored:
+                drop.append(spec.index)
+            continue
+        try:
+            doc = read_log(path)
+        except LogError:
+            continue
+        if doc.get("seed") != spec.seed or tuple(p["name"] for p in doc["players"]) != spec.seating:
+            if spec.index in stored:
+                drop.append(spec.index)
+            continue
+        known = stored.get(spec.index)
+        if known is not None and known.digest == doc["digest"]:
+            kept[spec.index] = known.record
+            continue
+        record = record_from_log(doc, spec.index, spec.deal_set)  # played, but never stored (a kill)
+        store.put(record, spec.log_name, doc["digest"])
+        kept[spec.index] = record
+    store.delete(drop)
+    return kept
+
+
+def _sprt_done(config: TournamentConfig, records: list[MatchRecord]) -> bool:
+    result = sprt_decision(config, records)
+    return result is not None and bool(result.finished)
+
+
+class _Stop(BaseException):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[list[int]]:
+    """The first stop signal raises `_Stop`; later ones are only noted, so the cleanup cannot be cut short."""
+    seen: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        seen.append(signum)
+        if len(seen) == 1:
+            raise _Stop(signum)
+
+    previous = {}
+    for sig in _STOP_SIGNALS:
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            previous[sig] = signal.signal(sig, handler)
+    try:
+        yield seen
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> TournamentResult:
+    """Play (or resume) a tournament in `config.results`; raises TournamentError or StoreError before any match."""
+    directory = config.results
+    specs = schedule(config)
+    with _locked(directory), Store(directory) as store:
+        digest = config.digest()
+        known = store.meta("config_digest")
+        if known is not None and known != digest:
+            raise TournamentError(
+                f"{directory} holds a tournament with another config (its matches would not match); "
+                "give a new results directory"
+            )
+        if known is None:
+            store.set_meta({"config_digest": digest, "tournament": config.name, "scheduled": str(len(specs))})
+        kept = _kept(config, store, specs)
+        records = [kept[i] for i in sorted(kept)]
+        jobs = [
+            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name)
+            for s in specs
+            if s.index not in kept
+        ]
+        progress = Progress(len(specs), len(kept), len(kept), sum(sum(r.faults) for r in records), records, 0.0)
+        progress.started = time.monotonic()
+        errors: list[str] = []
+        stopped_by: str | None = None
+        played = 0
+        if jobs and _sprt_done(config, records):
+            stopped_by, jobs = "sprt", []
+        runner = executor or LocalExecutor(workers or os.cpu_count() or 1)
+        with _stop_signals() as seen:
+            try:
+                if on_progress is not None:
+                    on_progress(progress)
+                for outcome in runner.run(jobs) if jobs else iter(()):
+                    played += _take(outcome, store, progress, errors)
+                    if on_progress is not None:
+                        on_progress(progress)
+                    if stopped_by is None and _sprt_done(config, progress.records):
+                        stopped_by = "sprt"
+                        runner.stop()
+            except _Stop as e:
+                stopped_by = signal.Signals(e.signum).name
+                runner.stop()
+                # Matches that finish while the others stop are kept too.
+                for outcome in runner.outcomes():
+                    played += _take(outcome, store, progress, errors)
+            finally:
+                runner.close()
+            if seen and stopped_by is None:
+                stopped_by = signal.Signals(seen[0]).name
+        records = sorted(progress.records, key=lambda r: r.match_index)
+    return TournamentResult(tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory)
+
+
+def _take(outcome: MatchOutcome, store: Store, progress: Progress, errors: list[str]) -> int:
+    """Store one outcome; 1 when it was a finished match."""
+    if outcome.record is None or outcome.digest is None:
+        if not outcome.interrupted:
+            errors.append(f"match {outcome.index}: {outcome.error}")
+        return 0
+    store.put(outcome.record, str(outcome.log_path.relative_to(store.path.parent)), outcome.digest)
+    progress.records.append(outcome.record)
+    progress.done += 1
+    progress.faults += sum(outcome.record.faults)
+    return 1

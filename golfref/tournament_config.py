@@ -1,0 +1,239 @@
+"""YAML tournament configs into frozen values, with the match config's located errors.
+
+A tournament config is told from a match config by its top-level `tournament:` key. It
+is read by the same machinery as a match config (`golfref.config`: safe YAML, a JSON
+Schema, every problem at once with its line and key path), against
+`schemas/tournament.schema.json`.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .config import (
+    FaultPolicy,
+    PlayerSpec,
+    TimeControl,
+    _check_schema,
+    _players,
+    _read_yaml,
+    _rules,
+    _time_and_faults,
+    _Where,
+    read_config_text,
+)
+from .rules import Rules
+
+__all__ = [
+    "TOURNAMENT_KEY",
+    "DEFAULT_RESULTS",
+    "MAX_PERMUTED_TABLE",
+    "Format",
+    "Seatings",
+    "SprtRule",
+    "GateRule",
+    "TournamentConfig",
+    "is_tournament_file",
+    "load_tournament",
+    "parse_tournament",
+]
+
+TOURNAMENT_KEY = "tournament"
+"""The top-level key that marks a tournament config (a match config has none)."""
+DEFAULT_RESULTS = "tournaments/{tournament}"
+"""Where a tournament's directory goes when the config names none (from the config's folder)."""
+MAX_PERMUTED_TABLE = 5
+"""The largest table `seatings: permutations` is allowed for (5! = 120 seatings per deal set)."""
+_WHAT = "a tournament config"
+
+
+class Format(enum.Enum):
+    """Which tables a tournament plays."""
+
+    ROUND_ROBIN = "round_robin"
+    """Every table of the chosen size drawn from the pool (one table when the pool is no larger)."""
+    GAUNTLET = "gauntlet"
+    """The challenger at every table, with every choice of the others for the remaining seats."""
+
+
+class Seatings(enum.Enum):
+    """How each deal set is seated at a table."""
+
+    ROTATIONS = "rotations"
+    """The table's cyclic rotations: every player in every seat once."""
+    PERMUTATIONS = "permutations"
+    """Every order of the table (small tables only)."""
+
+
+@dataclass(frozen=True)
+class SprtRule:
+    """Stop once a sequential test is decided; d is `player` minus `baseline` per hole (negative: player better)."""
+
+    player: str
+    baseline: str
+    alpha: float = 0.05
+    beta: float = 0.05
+    d0: float = 0.0
+    d1: float = 0.5
+
+
+@dataclass(frozen=True)
+class GateRule:
+    """Pass when `player` is not worse than `baseline` by more than `margin` points per hole, at `confidence`."""
+
+    player: str
+    baseline: str
+    margin: float = 0.5
+    confidence: float = 0.95
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A whole, checked tournament config."""
+
+    name: str
+    rules: Rules
+    players: tuple[PlayerSpec, ...]
+    format: Format
+    table: int
+    challenger: str | None
+    deal_sets: int
+    seed: int
+    seatings: Seatings
+    time: TimeControl
+    faults: FaultPolicy
+    results: Path
+    sprt: SprtRule | None = None
+    gate: GateRule | None = None
+    source: str = "<tournament>"
+
+    def player(self, name: str) -> PlayerSpec:
+        """The pool's player called `name`."""
+        return next(p for p in self.players if p.name == name)
+
+    def canonical(self) -> dict[str, Any]:
+        """Everything that decides which matches are played and how: the store refuses a change of it.
+
+        Stop rules, the gate and the results directory are left out: they change what is
+        concluded from the matches, not the matches.
+        """
+        return {
+            "rules": self.rules.to_dict(),
+            "players": [p.to_json() for p in self.players],
+            "format": self.format.value,
+            "table": self.table,
+            "challenger": self.challenger,
+            "deal_sets": self.deal_sets,
+            "seed": self.seed,
+            "seatings": self.seatings.value,
+            "time": self.time.to_json(),
+            "faults": self.faults.to_json(),
+        }
+
+    def digest(self) -> str:
+        """The canonical hash of `canonical()`."""
+        body = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return "sha256:" + hashlib.sha256(body.encode()).hexdigest()
+
+
+def is_tournament_file(path: str | os.PathLike[str]) -> bool:
+    """Whether the file is a mapping with a top-level `tournament:` key (unreadable: False; the loader says why)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return False
+    return isinstance(data, dict) and TOURNAMENT_KEY in data
+
+
+def load_tournament(path: str | os.PathLike[str]) -> TournamentConfig:
+    """Read and check a tournament config file."""
+    p = Path(path)
+    return parse_tournament(read_config_text(p, _WHAT), source=str(p), base_dir=p.resolve().parent)
+
+
+def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | None = None) -> TournamentConfig:
+    """Check a tournament config given as YAML text; every problem is reported, in file order."""
+    base = base_dir or Path.cwd()
+    document = _read_yaml(text, source, _WHAT)
+    data = document.data
+    where = _Where(source, document.lines)
+    if not isinstance(data, dict):
+        raise where.error((), "a tournament config is a mapping with a tournament name and a players list")
+    for key_path, key_line in document.duplicates:
+        where.add(key_path, "the key is given twice", key_line)
+    bad = _check_schema(data, where, "tournament.schema.json")
+    bad_top = {path[0] for path in bad if path}
+
+    items = data.get("players")
+    players: tuple[PlayerSpec, ...] = ()
+    if isinstance(items, list):
+        bad_items = {path[1] for path in bad if len(path) > 1 and path[0] == "players"}
+        players = _players(items, bad_items, where, base)
+    names = [p.name for p in players]
+    fmt_data = data.get("format") or {"type": Format.ROUND_ROBIN.value}
+    table = fmt_data.get("table", 2) if "format" not in bad_top else 2
+    challenger = fmt_data.get("challenger")
+    complete_pool = isinstance(items, list) and len(players) == len(items) and "players" not in bad_top
+    if "format" not in bad_top:
+        fmt = Format(fmt_data["type"])
+        if fmt is Format.GAUNTLET and challenger is None:
+            where.add(("format",), "a gauntlet needs a challenger (one of the players)")
+        if fmt is Format.ROUND_ROBIN and challenger is not None:
+            where.add(("format", "challenger"), "applies only to a gauntlet")
+        if challenger is not None and complete_pool and challenger not in names:
+            where.add(("format", "challenger"), f"{challenger!r} is not one of the players ({', '.join(names)})")
+        if fmt is Format.GAUNTLET and complete_pool and table > len(players):
+            where.add(("format", "table"), f"a gauntlet table of {table} needs at least {table} players")
+    seats = min(table, len(players)) if complete_pool else None
+    if seats is not None and data.get("seatings") == Seatings.PERMUTATIONS.value and seats > MAX_PERMUTED_TABLE:
+        where.add(("seatings",), f"permutations only for tables of at most {MAX_PERMUTED_TABLE} (use rotations)")
+    rules = None
+    if "rules" not in bad_top:
+        rules = _rules(data.get("rules") or {}, seats, where)
+    for key in ("sprt", "gate"):
+        rule = (data.get("stop") or {}).get("sprt") if key == "sprt" else data.get("gate")
+        at = ("stop", "sprt") if key == "sprt" else ("gate",)
+        if isinstance(rule, dict) and complete_pool and at[0] not in bad_top:
+            for role in ("player", "baseline"):
+                if rule.get(role) is not None and rule[role] not in names:
+                    where.add((*at, role), f"{rule[role]!r} is not one of the players ({', '.join(names)})")
+            if rule.get("player") is not None and rule.get("player") == rule.get("baseline"):
+                where.add((*at, "baseline"), "the baseline must be another player")
+    sprt_data = (data.get("stop") or {}).get("sprt")
+    if isinstance(sprt_data, dict) and "stop" not in bad_top and sprt_data.get("d1") == sprt_data.get("d0"):
+        where.add(("stop", "sprt", "d1"), "d1 must differ from d0")
+    where.raise_problems()
+    assert rules is not None  # no problem was found, so the rules resolved
+
+    time, faults = _time_and_faults(data)
+    name = data[TOURNAMENT_KEY]
+    results = data.get("results") or DEFAULT_RESULTS.format(tournament=_slug(name))
+    return TournamentConfig(
+        name=name,
+        rules=rules,
+        players=players,
+        format=Format(fmt_data["type"]),
+        table=min(table, len(players)),
+        challenger=challenger,
+        deal_sets=data.get("deal_sets", 10),
+        seed=data.get("seed", 0),
+        seatings=Seatings(data.get("seatings", Seatings.ROTATIONS.value)),
+        time=time,
+        faults=faults,
+        results=base / results,
+        sprt=SprtRule(**sprt_data) if isinstance(sprt_data, dict) else None,
+        gate=GateRule(**data["gate"]) if isinstance(data.get("gate"), dict) else None,
+        source=source,
+    )
+
+
+def _slug(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)[:40] or "tournament"

@@ -1,0 +1,245 @@
+"""Tournaments: configs, schedules, duplicate deals, running, resuming, faults, the store and the gate."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from golfref.config import ConfigError
+from golfref.schedule import schedule, tables
+from golfref.store import Store
+from golfref.tournament import TournamentError, run_tournament
+from golfref.tournament_config import Format, load_tournament, parse_tournament
+
+from .conftest import BOTS, ROOT
+
+GOLFREF = [sys.executable, "-m", "golfref"]
+
+
+def config_text(players: list[str], extra: str = "", holes: int = 2, deal_sets: int = 2) -> str:
+    seats = "".join(f"  - {p}\n" for p in players)
+    return (
+        f"tournament: t\nrules: {{preset: standard, layout: 2x2, holes: {holes}}}\n"
+        f"players:\n{seats}deal_sets: {deal_sets}\nseed: 3\n{extra}"
+    )
+
+
+BUILTINS = ["{name: a, builtin: greedy}", "{name: b, builtin: random}", "{name: c, builtin: greedy}"]
+
+
+def write(tmp: Path, text: str, results: str = "out") -> Path:
+    path = tmp / "t.yaml"
+    path.write_text(text + f"results: {results}\n", encoding="utf-8")
+    return path
+
+
+def golfref(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GOLFREF, *args], capture_output=True, text=True, cwd=ROOT, timeout=120, **kw)
+
+
+# -- configs -----------------------------------------------------------------------------------
+
+
+def test_a_tournament_config_reports_each_problem_with_its_line() -> None:
+    text = config_text(BUILTINS, "format: {type: gauntlet, table: 2}\nseatings: shuffled\n")
+    with pytest.raises(ConfigError) as e:
+        parse_tournament(text, source="t.yaml")
+    assert e.value.errors == (
+        "t.yaml:9: format: a gauntlet needs a challenger (one of the players)",
+        "t.yaml:10: seatings: 'shuffled' is not one of: rotations, permutations",
+    )
+
+
+def test_gate_and_sprt_must_name_players_of_the_pool() -> None:
+    extra = "gate: {player: new, baseline: a}\nstop: {sprt: {player: a, baseline: b, d0: 0, d1: 0}}\n"
+    with pytest.raises(ConfigError) as e:
+        parse_tournament(config_text(BUILTINS, extra), source="t.yaml")
+    text = "\n".join(e.value.errors)
+    assert "gate.player: 'new' is not one of the players (a, b, c)" in text
+    assert "stop.sprt.d1: d1 must differ from d0" in text
+
+
+def test_check_config_tells_a_tournament_from_a_match(tmp_path: Path) -> None:
+    done = golfref("check-config", str(write(tmp_path, config_text(BUILTINS))))
+    assert done.returncode == 0, done.stderr
+    assert "ok: tournament t: round_robin, tables of 2, 2 deal sets" in done.stdout
+    bad = write(tmp_path, config_text(BUILTINS, "format: {type: round_robin, tabel: 2}\n"))
+    done = golfref("check-config", str(bad))
+    assert done.returncode == 2
+    assert "format.tabel: unknown key 'tabel'; did you mean 'table'?" in done.stderr
+
+
+# -- schedules ---------------------------------------------------------------------------------
+
+
+def test_round_robin_puts_every_player_in_every_seat_against_every_other() -> None:
+    cfg = parse_tournament(config_text(BUILTINS + ["{name: d, builtin: random}"], deal_sets=3))
+    specs = schedule(cfg)
+    assert len(specs) == 6 * 2 * 3  # pairs x rotations x deal sets
+    for deal_set in range(3):
+        seatings = Counter(s.seating for s in specs if s.deal_set == deal_set)
+        for x in "abcd":
+            for y in "abcd":
+                if x != y:
+                    assert seatings[(x, y)] == 1
+    assert len({s.seed for s in specs}) == 3  # one seed per deal set
+    assert [s.index for s in specs] == list(range(len(specs)))
+
+
+def test_permutations_and_one_table_for_a_small_pool() -> None:
+    cfg = parse_tournament(config_text(BUILTINS, "format: {type: round_robin, table: 4}\nseatings: permutations\n"))
+    assert tables(cfg) == [("a", "b", "c")]
+    assert {s.seating for s in schedule(cfg) if s.deal_set == 0} == {
+        ("a", "b", "c"), ("a", "c", "b"), ("b", "a", "c"), ("b", "c", "a"), ("c", "a", "b"), ("c", "b", "a")
+    }
+
+
+def test_a_gauntlet_seats_the_challenger_against_each_other_player() -> None:
+    pool = BUILTINS + ["{name: d, builtin: random}"]
+    cfg = parse_tournament(config_text(pool, "format: {type: gauntlet, challenger: c}\n"))
+    assert cfg.format is Format.GAUNTLET
+    assert tables(cfg) == [("c", "a"), ("c", "b"), ("c", "d")]
+    per_set = [s.seating for s in schedule(cfg) if s.deal_set == 0]
+    assert sorted(per_set) == sorted([("c", "a"), ("a", "c"), ("c", "b"), ("b", "c"), ("c", "d"), ("d", "c")])
+
+
+# -- running -----------------------------------------------------------------------------------
+
+
+def _deals(path: Path) -> list[list[str]]:
+    return [h["deal"] for h in orjson.loads(path.read_bytes())["holes"]]
+
+
+def test_every_seating_of_a_deal_set_sees_the_same_deals(tmp_path: Path) -> None:
+    cfg = parse_tournament(
+        config_text(BUILTINS, "format: {type: round_robin, table: 3}\n", holes=3), base_dir=tmp_path
+    )
+    result = run_tournament(cfg, workers=2)
+    assert len(result.records) == 6 and not result.errors
+    for deal_set in range(2):
+        specs = [s for s in schedule(cfg) if s.deal_set == deal_set]
+        deals = [_deals(cfg.results / s.log_name) for s in specs]
+        assert all(d == deals[0] for d in deals)
+    assert _deals(cfg.results / schedule(cfg)[0].log_name) != _deals(cfg.results / schedule(cfg)[-1].log_name)
+    check = golfref("replay", "--check", *(str(p) for p in sorted((cfg.results / "logs").iterdir())))
+    assert check.returncode == 0, check.stdout
+
+
+def test_a_crashing_bot_is_counted_and_the_rest_goes_on(tmp_path: Path) -> None:
+    script = json.dumps(str(BOTS / "bad_bot.py"))
+    quitter = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, exit-mid-match, '2']}}"
+    cfg = parse_tournament(config_text(BUILTINS[:2] + [quitter]), base_dir=tmp_path)
+    result = run_tournament(cfg, workers=2)
+    assert len(result.records) == result.scheduled == 12
+    for record in result.records:
+        if "q" in record.seating:
+            seat = record.seating.index("q")
+            assert record.statuses[seat] == "disqualified" and record.faults[seat] >= 1
+            assert record.placings[seat] == 2
+        else:
+            assert set(record.statuses) == {"ok"}
+
+
+def test_a_changed_config_is_refused_in_the_same_directory(tmp_path: Path) -> None:
+    cfg = parse_tournament(config_text(BUILTINS[:2], deal_sets=1), base_dir=tmp_path)
+    run_tournament(cfg, workers=1)
+    changed = parse_tournament(config_text(BUILTINS[:2], deal_sets=2), base_dir=tmp_path)
+    with pytest.raises(TournamentError, match="holds a tournament with another config"):
+        run_tournament(changed, workers=1)
+    again = run_tournament(cfg, workers=1)  # the same config: everything kept, nothing played
+    assert again.played == 0 and again.kept == 2
+
+
+def _comparable(records: Any) -> list[tuple[Any, ...]]:
+    return [(r.match_index, r.seating, r.hole_scores, r.totals, r.placings, r.statuses) for r in records]
+
+
+def _stored(directory: Path) -> int:
+    try:
+        with sqlite3.connect(directory / "results.sqlite", timeout=5) as db:
+            return int(db.execute("SELECT count(*) FROM matches").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one(tmp_path: Path, sig: int) -> None:
+    script = json.dumps(str(ROOT / "sample_matches/bots/greedy_bot.py"))
+    bot = f"{{name: py, command: [{json.dumps(sys.executable)}, {script}]}}"
+    text = config_text(BUILTINS[:2] + [bot], holes=2, deal_sets=4)
+    whole = run_tournament(parse_tournament(text + "results: whole\n", base_dir=tmp_path), workers=2)
+    path = write(tmp_path, text, "cut")
+    proc = subprocess.Popen([*GOLFREF, "tournament", str(path), "-q", "-j", "2"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while _stored(tmp_path / "cut") < 3 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    os.kill(proc.pid, sig)
+    _, stderr = proc.communicate(timeout=60)
+    stored_before = _stored(tmp_path / "cut")
+    assert stored_before < 24, "the tournament finished before it was stopped"
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130, stderr
+        assert b"run it again to resume" in stderr
+    done = golfref("tournament", str(path), "-q", "-j", "2")
+    assert done.returncode == 0, done.stderr
+    with Store(tmp_path / "cut", create=False) as store:
+        assert _comparable(store.records()) == _comparable(whole.records)
+        for m in store.matches():
+            assert orjson.loads((tmp_path / "cut" / m.log_path).read_bytes())["digest"] == m.digest
+
+
+def test_the_store_under_two_workers_with_a_reader(tmp_path: Path) -> None:
+    path = write(tmp_path, config_text(BUILTINS, deal_sets=6))
+    cfg = load_tournament(path)
+    proc = subprocess.Popen([*GOLFREF, "tournament", str(path), "-q", "-j", "2", "--json"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    reads = 0
+    while proc.poll() is None:
+        if (cfg.results / "results.sqlite").exists():
+            seen = golfref("standings", str(cfg.results), "--json")
+            assert seen.returncode == 0, seen.stderr
+            reads += 1
+    assert proc.returncode == 0, proc.stderr
+    with sqlite3.connect(cfg.results / "results.sqlite") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        rows = db.execute("SELECT match_index FROM matches ORDER BY match_index").fetchall()
+    assert [r[0] for r in rows] == list(range(36))
+    assert json.loads(golfref("standings", str(cfg.results), "--json").stdout)["matches"] == 36
+
+
+def test_standings_of_a_directory_without_results_is_a_one_line_error(tmp_path: Path) -> None:
+    done = golfref("standings", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"golfref: error: {tmp_path}: no tournament results here (no results.sqlite)"
+
+
+def test_the_quick_form_needs_two_players(tmp_path: Path) -> None:
+    done = golfref("tournament", "--bot", "x=python3 bot.py")
+    assert done.returncode == 2
+    assert "needs at least two players" in done.stderr
+
+
+# -- the gate ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("player", "baseline", "code"), [("a", "b", 0), ("b", "a", 1)])
+def test_the_gate_decides_the_exit_code(tmp_path: Path, player: str, baseline: str, code: int) -> None:
+    pytest.importorskip("golfref.sprt")
+    # a (greedy) beats b (random) by several points a hole: a passes against b, b fails against a.
+    extra = f"gate: {{player: {player}, baseline: {baseline}, margin: 0.5, confidence: 0.9}}\n"
+    done = golfref("tournament", str(write(tmp_path, config_text(BUILTINS[:2], extra, deal_sets=5))), "-q")
+    assert done.returncode == code, done.stdout + done.stderr
+    assert ("gate: pass:" if code == 0 else "gate: fail:") in done.stdout
