@@ -425,28 +425,48 @@ def _read_yaml(text: str, source: str, what: str = "a match config") -> _YamlDoc
     return _YamlDocument(data, loader.lines, loader.duplicates)
 
 
+@dataclass(frozen=True)
+class _Checked:
+    """A config's YAML checked as far as the schema and the players: the rest is the caller's."""
+
+    data: dict[str, Any]
+    where: _Where
+    bad: set[tuple[Any, ...]]
+    """Key paths the schema found a problem at."""
+    bad_top: set[Any]
+    """Top-level keys with a problem somewhere below them."""
+    players: tuple[PlayerSpec, ...]
+
+
+def _check_document(text: str, source: str, base: Path, what: str, shape: str, schema: str) -> _Checked:
+    """Parse once; note repeated keys, schema problems and player problems in one `_Where`."""
+    document = _read_yaml(text, source, what)
+    data = document.data
+    where = _Where(source, document.lines)
+    if not isinstance(data, dict):
+        raise where.error((), f"{what} is {shape}")
+    for key_path, key_line in document.duplicates:
+        where.add(key_path, "the key is given twice", key_line)
+    bad = _check_schema(data, where, schema)
+    items = data.get("players")
+    players: tuple[PlayerSpec, ...] = ()
+    if isinstance(items, list):
+        bad_items = {path[1] for path in bad if len(path) > 1 and path[0] == "players"}
+        players = _players(items, bad_items, where, base)
+    return _Checked(data, where, bad, {path[0] for path in bad if path}, players)
+
+
 def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> MatchConfig:
     """Check a config given as YAML text; `base_dir` (default: the current directory) anchors relative paths.
 
     Every problem is reported, not only the first: the ConfigError carries them in file order.
     """
     base = base_dir or Path.cwd()
-    document = _read_yaml(text, source)
-    data = document.data
-    where = _Where(source, document.lines)
-    if not isinstance(data, dict):
-        raise where.error((), "a match config is a mapping with at least a players list")
-
-    for key_path, key_line in document.duplicates:
-        where.add(key_path, "the key is given twice", key_line)
-    bad = _check_schema(data, where)
-    bad_top = {path[0] for path in bad if path}
-
+    checked = _check_document(
+        text, source, base, "a match config", "a mapping with at least a players list", "match-config.schema.json"
+    )
+    data, where, bad, bad_top, players = checked.data, checked.where, checked.bad, checked.bad_top, checked.players
     items = data.get("players")
-    players: tuple[PlayerSpec, ...] = ()
-    if isinstance(items, list):
-        bad_items = {path[1] for path in bad if len(path) > 1 and path[0] == "players"}
-        players = _players(items, bad_items, where, base)
     count = len(items) if isinstance(items, list) and ("players",) not in bad else None
     rules = None
     if "rules" not in bad_top:

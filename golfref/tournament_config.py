@@ -22,12 +22,9 @@ from .config import (
     FaultPolicy,
     PlayerSpec,
     TimeControl,
-    _check_schema,
-    _players,
-    _read_yaml,
+    _check_document,
     _rules,
     _time_and_faults,
-    _Where,
     read_config_text,
 )
 from .rules import Rules
@@ -162,21 +159,11 @@ def load_tournament(path: str | os.PathLike[str]) -> TournamentConfig:
 def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | None = None) -> TournamentConfig:
     """Check a tournament config given as YAML text; every problem is reported, in file order."""
     base = base_dir or Path.cwd()
-    document = _read_yaml(text, source, _WHAT)
-    data = document.data
-    where = _Where(source, document.lines)
-    if not isinstance(data, dict):
-        raise where.error((), "a tournament config is a mapping with a tournament name and a players list")
-    for key_path, key_line in document.duplicates:
-        where.add(key_path, "the key is given twice", key_line)
-    bad = _check_schema(data, where, "tournament.schema.json")
-    bad_top = {path[0] for path in bad if path}
-
+    checked = _check_document(
+        text, source, base, _WHAT, "a mapping with a tournament name and a players list", "tournament.schema.json"
+    )
+    data, where, bad_top, players = checked.data, checked.where, checked.bad_top, checked.players
     items = data.get("players")
-    players: tuple[PlayerSpec, ...] = ()
-    if isinstance(items, list):
-        bad_items = {path[1] for path in bad if len(path) > 1 and path[0] == "players"}
-        players = _players(items, bad_items, where, base)
     names = [p.name for p in players]
     fmt_data = data.get("format") or {"type": Format.ROUND_ROBIN.value}
     table = fmt_data.get("table", 2) if "format" not in bad_top else 2

@@ -93,6 +93,28 @@ def leftovers(token: str) -> list[str]:
     return found
 
 
+def start_referee(config: Path, log: Path, *ignored: signal.Signals) -> subprocess.Popen[str]:
+    """`golfref run CONFIG --log LOG` in the background, its stop signals at their defaults but `ignored`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=default_signals(*ignored),
+    )
+
+
+def wait_for(path: Path, proc: subprocess.Popen[str], what: str) -> None:
+    """Wait (generously) until `path` exists while `proc` still runs."""
+    give_up = time.monotonic() + WAIT
+    while not path.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < give_up, f"{what} never happened"
+        time.sleep(0.02)
+
+
 def valid(log: dict[str, Any]) -> bool:
     return LOG_VALIDATOR.is_valid(log)
 
@@ -246,22 +268,10 @@ def test_interrupt_keeps_the_log_and_stops_every_bot(
     sleeper["env"]["BAD_BOT_ASLEEP"] = str(asleep)
     config = write_config(tmp_path, [sleeper, bot("echo", "echo_bot.py", token=token)], move_ms=60_000)
     log = tmp_path / "logs" / "interrupted.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=default_signals(),
-    )
+    proc = start_referee(config, log)
     try:
-        give_up = time.monotonic() + WAIT
         # The sleeper has a request: the first hole is in play (the log exists since the match began).
-        while not asleep.exists():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < give_up, "the sleeper was never asked"
-            time.sleep(0.02)
+        wait_for(asleep, proc, "a request to the sleeper")
         assert proc.poll() is None and log.exists()
         for _ in range(repeat):
             if proc.poll() is None:
@@ -294,21 +304,9 @@ def test_a_signal_ignored_at_start_stays_ignored(tmp_path: Path) -> None:
         move_ms=60_000,
     )
     log = tmp_path / "logs" / "nohup.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=default_signals(signal.SIGHUP),
-    )
+    proc = start_referee(config, log, signal.SIGHUP)
     try:
-        give_up = time.monotonic() + WAIT
-        while not log.exists():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < give_up, "the log never appeared"
-            time.sleep(0.02)
+        wait_for(log, proc, "the log")
         proc.send_signal(signal.SIGHUP)
         time.sleep(0.2)
         proc.send_signal(signal.SIGTERM)
@@ -364,23 +362,13 @@ def test_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
         move_ms=60_000,
     )
     log = tmp_path / "logs" / "killed.json"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    proc = start_referee(config, log)
     try:
-        give_up = time.monotonic() + WAIT
-        while not log.exists():  # written as the first hole starts: every bot said ready
-            assert proc.poll() is None, "the referee ended early"
-            assert time.monotonic() < give_up, "the log never appeared"
-            time.sleep(0.02)
+        wait_for(log, proc, "the log")  # written as the first hole starts: every bot said ready
         assert len(leftovers(token)) >= 3, "two bots and the forker's child are running"
     finally:
         proc.kill()
-        proc.wait()
+        proc.communicate()
     give_up = time.monotonic() + WAIT
     while leftovers(token) and time.monotonic() < give_up:
         time.sleep(0.05)
