@@ -28,10 +28,14 @@ from .terminal import hole_label, sanitize
 # the referee or the replay validator, so each command imports what it needs itself
 # (tests/test_cli_startup.py checks it).
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .config import ConfigError, MatchConfig
     from .engine import HoleResult
     from .replay import Report
-    from .tournament_config import TournamentConfig
+    from .results import MatchRecord
+    from .sprt import SprtResult
+    from .tournament_config import GateRule, TournamentConfig
 
 app = typer.Typer(
     name="golfref",
@@ -536,9 +540,30 @@ def _quick_tournament(
     return cfg
 
 
+CSV_TABLES = ("standings", "pairwise")
+"""The tables `--csv TABLE` prints: one per invocation, so each output is one CSV table with one header."""
+
+GateOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--gate",
+        metavar="'PLAYER <= BASELINE [+ MARGIN] [@ CONF%]'",
+        help="Exit 1 unless PLAYER's points per hole are proven at most BASELINE's + MARGIN (default 0) "
+        "at CONF% confidence (default 95); replaces the config's gate.",
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")]
+CsvOpt = Annotated[
+    str | None, typer.Option("--csv", metavar="TABLE", help="Print one table as CSV: standings or pairwise.")
+]
+JunitOpt = Annotated[
+    str | None, typer.Option("--junit", metavar="FILE", help="Write JUnit XML (a test per match and the gate).")
+]
+
+
 @app.command(epilog=_tournament_exit_help())
 def tournament(
-    config: Annotated[str | None, typer.Argument(help="The tournament config (YAML); or use --bot.")] = None,
+    config: Annotated[str | None, typer.Argument(help="The tournament config (YAML); or use --bot/--builtin.")] = None,
     bots: Annotated[
         list[str] | None, typer.Option("--bot", metavar="NAME=COMMAND", help="A bot of a quick tournament.")
     ] = None,
@@ -555,11 +580,11 @@ def tournament(
     workers: Annotated[
         int | None, typer.Option("--workers", "-j", min=1, help="Matches at once (default: the number of cores).")
     ] = None,
+    gate: GateOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")] = False,
-    junit: Annotated[
-        str | None, typer.Option("--junit", metavar="FILE", help="Write JUnit XML (a test per match and the gate).")
-    ] = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = None,
+    junit: JunitOpt = None,
 ) -> None:
     """Play a tournament (or resume it): many matches in parallel, duplicate deals, standings and a gate.
 
@@ -570,13 +595,13 @@ def tournament(
     from pathlib import Path
 
     from .store import StoreError
-    from .tournament import TournamentError, gate_result, run_tournament
+    from .tournament import TournamentError, run_tournament, sprt_decision
 
-    if (config is None) == (not bots):
-        fail("give a tournament config, or --bot NAME=COMMAND at least once (not both)")
+    _check_output_options(as_json, as_csv)
+    if (config is None) == (not bots and not builtins):
+        fail("give a tournament config, or the players of a quick one with --bot NAME=COMMAND "
+             "and --builtin NAME=POLICY (not both)")  # fmt: skip
     if config is not None:
-        if builtins:
-            fail("--builtin is for a quick tournament (--bot); a config lists its players")
         cfg = _tournament_or_fail(config)
     else:
         cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None)
@@ -584,77 +609,139 @@ def tournament(
         if not results.strip():
             fail("--results: the path is empty")
         cfg = replace(cfg, results=Path(results))
+    if gate is not None:
+        cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
     view = None
-    if not quiet and not as_json and sys.stderr.isatty():
+    if not quiet and not as_json and as_csv is None and sys.stderr.isatty():
         from .tournament_view import LiveTournament
 
         view = LiveTournament([p.name for p in cfg.players])
     try:
         with view if view is not None else contextlib.nullcontext():
             outcome = run_tournament(cfg, workers=workers, on_progress=None if view is None else view.update)
-        gate = gate_result(cfg, list(outcome.records))
     except (TournamentError, StoreError) as e:
         fail(str(e))
-    _print_results(cfg.results, list(outcome.records), as_json, gate, outcome.stopped_by, outcome.errors)
+    records = list(outcome.records)
+    passed = _print_results(
+        cfg.results, records, as_json, as_csv, cfg.gate, sprt_decision(cfg, records), outcome.stopped_by,
+        outcome.errors,
+    )  # fmt: skip
     if junit is not None:
-        _write_junit(junit, cfg.results, list(outcome.records), gate)
+        _write_junit(junit, cfg.results, cfg.gate)
     if outcome.stopped_by not in (None, "sprt"):
         err(f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
             f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume")
         raise typer.Exit(EXIT_SIGNAL_BASE + signal.Signals[outcome.stopped_by])
     if outcome.errors:
         raise typer.Exit(EXIT_INTERNAL)
-    if gate is not None and not gate.passed:
+    if not passed:
         raise typer.Exit(EXIT_FAULTED)
 
 
-def _print_results(
-    directory: Any, records: list[Any], as_json: bool, gate: Any, stopped_by: str | None, errors: tuple[str, ...]
-) -> None:
-    from .tournament import stats_module
+def _check_output_options(as_json: bool, as_csv: str | None) -> None:
+    if as_json and as_csv is not None:
+        fail("--json and --csv: choose one")
+    if as_csv is not None and as_csv not in CSV_TABLES:
+        fail(f"--csv {as_csv!r}: the tables are {' and '.join(CSV_TABLES)}")
 
-    stats_mod = stats_module("stats")
-    stats = stats_mod.compute_stats(records) if stats_mod is not None and records else None
+
+def _gate_or_fail(text: str, players: list[str]) -> GateRule:
+    """The `--gate` option as a rule naming two of `players`."""
+    from .tournament_config import parse_gate
+
+    try:
+        rule = parse_gate(text)
+    except ValueError as e:
+        fail(f"--gate {e}")
+    for name in (rule.player, rule.baseline):
+        if name not in players:
+            fail(f"--gate {text!r}: {name!r} is not one of the players ({', '.join(players)})")
+    return rule
+
+
+def _print_results(
+    directory: Path,
+    records: list[MatchRecord],
+    as_json: bool,
+    as_csv: str | None,
+    gate_rule: GateRule | None,
+    sprt: SprtResult | None,
+    stopped_by: str | None,
+    errors: tuple[str, ...],
+) -> bool:
+    """Print the results in the chosen form; whether the gate, if any, passed."""
+    from . import stats_tables
+    from .stats import compute_stats, pooled_sd_ratio
+    from .tournament import gate_result
+
+    stats = compute_stats(records)
+    gate = gate_result(gate_rule, stats)
+    for problem in errors:
+        err(f"golfref: error: {_one_line(problem)}")
     if as_json:
+        pooled = pooled_sd_ratio(stats.pairs)
         data: dict[str, Any] = {
             "directory": str(directory),
             "matches": len(records),
             "stopped_by": stopped_by,
             "errors": list(errors),
-            "stats": None if stats is None else stats.to_json(),
+            "stats": stats.to_json(),
+            "duplicate_deals": None if pooled is None else {
+                "pooled_sd_ratio": pooled[0], "pairs": pooled[1], "variance_reduction": 1.0 - pooled[0] ** 2
+            },
+            "sprt": None if sprt is None else sprt.to_json(),
             "gate": None if gate is None else gate.to_json(),
-        }
+        }  # fmt: skip
         out(json.dumps(data, ensure_ascii=False))
-        return
-    for problem in errors:
-        err(f"golfref: error: {_one_line(problem)}")
-    if stats is not None:
-        render = [getattr(stats_mod, n, None) for n in ("standings_lines", "pairwise_lines")]
-        if all(f is not None for f in render):
-            for f in render:
-                assert f is not None
-                for line in f(stats):
-                    out(sanitize(line))
-        else:  # the statistics' tables are not in this golfref yet: their data, plainly
-            out(json.dumps(stats.to_json(), indent=2, ensure_ascii=False))
-    elif records:
-        out(f"{directory}: {len(records)} matches stored (the statistics need golfref.stats)")
-    else:
+    elif as_csv is not None:
+        import csv
+
+        table = stats_tables.standings_csv_rows if as_csv == "standings" else stats_tables.pairwise_csv_rows
+        csv.writer(sys.stdout, lineterminator="\n").writerows(table(stats))
+    elif not records:
         out(f"{directory}: no finished match yet")
-    if stopped_by == "sprt":
-        out("stopped early: the SPRT is decided")
+    else:
+        out(f"{directory}: {stats.matches} matches, {stats.deal_sets} deal sets; scores are points per hole, "
+            "lower is better")  # fmt: skip
+        sections = (
+            ("standings", stats_tables.standings_lines(stats)),
+            ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
+             stats_tables.pairwise_lines(stats)),
+            ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),
+        )  # fmt: skip
+        for title, lines in sections:
+            out()
+            out(title)
+            for line in lines:
+                out(sanitize(line))
+        out()
+        out(stats_tables.duplicate_deals_line(stats))
+    # The verdicts are the exit code's reason: on stdout with the tables, on stderr beside JSON or CSV.
+    say = out if not as_json and as_csv is None else (lambda line: err(f"golfref: {line}"))
+    if stopped_by == "sprt" and sprt is not None:
+        say(f"stopped early: {sprt.describe()}")
+    elif sprt is not None and not as_json and as_csv is None:
+        say(sprt.describe())
     if gate is not None:
-        out(f"gate: {gate.message}")
+        say(f"gate: {gate.message}")
+    return gate is None or gate.passed
 
 
-def _write_junit(path: str, directory: Any, records: list[Any], gate: Any) -> None:
-    from .tournament import stats_module
+def _write_junit(path: str, directory: Path, gate_rule: GateRule | None) -> None:
+    """Write the JUnit XML of the stored matches (with each faulted bot's stderr tail from its log) and the gate."""
+    from .junit import write_junit
+    from .stats import compute_stats
+    from .store import Store, StoreError
+    from .tournament import gate_result, junit_extras
 
-    junit = stats_module("junit")
-    if junit is None:
-        fail("--junit: this golfref has no JUnit writer (golfref.junit)", EXIT_INTERNAL)
     try:
-        junit.write_junit(path, records, directory, gate)
+        with Store(directory, create=False) as store:
+            matches = store.matches()
+    except StoreError as e:
+        fail(str(e))
+    records = [m.record for m in matches]
+    try:
+        write_junit(path, records, junit_extras(directory, matches), gate_result(gate_rule, compute_stats(records)))
     except OSError as e:
         fail(f"--junit {path}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
 
@@ -662,33 +749,32 @@ def _write_junit(path: str, directory: Any, records: list[Any], gate: Any) -> No
 @app.command()
 def standings(
     directory: Annotated[str, typer.Argument(help="A tournament directory (finished or interrupted).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the statistics as one JSON object.")] = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="Print one CSV row per player.")] = False,
+    gate: GateOpt = None,
+    as_json: JsonOpt = False,
+    as_csv: CsvOpt = None,
+    junit: JunitOpt = None,
 ) -> None:
-    """Print the standings and pairwise tables of a tournament from its results store."""
+    """Print the standings, pairwise and seat tables of a tournament from its results store.
+
+    Exit 0, or with --gate, 1 when the gate fails or has not enough data to pass.
+    """
     from pathlib import Path
 
     from .store import Store, StoreError
-    from .tournament import stats_module
 
-    if as_json and as_csv:
-        fail("--json and --csv: choose one")
+    _check_output_options(as_json, as_csv)
     try:
         with Store(Path(directory), create=False) as store:
             records = store.records()
     except StoreError as e:
         fail(str(e))
-    if as_csv:
-        import csv
-
-        stats_mod = stats_module("stats")
-        rows = getattr(stats_mod, "csv_rows", None)
-        if stats_mod is None or rows is None:
-            fail("--csv: this golfref has no CSV rendering of the statistics (golfref.stats.csv_rows)", EXIT_INTERNAL)
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerows(rows(stats_mod.compute_stats(records)))
-        return
-    _print_results(directory, records, as_json, None, None, ())
+    players = list(dict.fromkeys(name for r in records for name in r.seating))
+    rule = None if gate is None else _gate_or_fail(gate, players)
+    passed = _print_results(Path(directory), records, as_json, as_csv, rule, None, None, ())
+    if junit is not None:
+        _write_junit(junit, Path(directory), rule)
+    if not passed:
+        raise typer.Exit(EXIT_FAULTED)
 
 
 class _Interrupted(BaseException):

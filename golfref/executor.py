@@ -153,6 +153,7 @@ class LocalExecutor(Executor):
         self._pool: cf.ProcessPoolExecutor | None = None
         self._futures: list[cf.Future[MatchOutcome]] = []
         self._taken: set[cf.Future[MatchOutcome]] = set()
+        self._stopping = False
 
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
         """Start every job on the pool; yield outcomes as they finish."""
@@ -171,13 +172,22 @@ class LocalExecutor(Executor):
             self._taken.add(future)
             if future.cancelled():
                 continue
-            try:
+            error = future.exception()  # returned, not raised: a stop signal to this process still propagates
+            if error is None:
                 yield future.result()
-            except cf.process.BrokenProcessPool:
+            elif isinstance(error, cf.process.BrokenProcessPool):
                 continue  # a worker died (stopped between matches): its job counts as not played
+            elif self._stopping or not isinstance(error, Exception):
+                # A stop signal that reached the worker just before or after run_match's own
+                # handling of it (its set-up, its last write): the job counts as not played; a
+                # resume keeps its log if it was finished.
+                continue
+            else:
+                raise error
 
     def stop(self) -> None:
         """Cancel what has not started and send SIGINT to every worker (a no-op for an idle one)."""
+        self._stopping = True
         for future in self._futures:
             future.cancel()
         pool = self._pool

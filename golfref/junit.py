@@ -19,7 +19,7 @@ from pathlib import Path
 from .results import MatchRecord
 from .sprt import GateResult
 
-__all__ = ["MatchExtras", "junit_document", "write_junit"]
+__all__ = ["MatchExtras", "problem_seats", "junit_document", "write_junit"]
 
 _OK = "ok"
 # XML 1.0 cannot hold most control characters, and bots write ANSI colours to stderr.
@@ -49,7 +49,8 @@ def _seconds(value: float | None) -> str:
     return f"{max(value or 0.0, 0.0):.3f}"
 
 
-def _seat_problems(record: MatchRecord) -> list[int]:
+def problem_seats(record: MatchRecord) -> list[int]:
+    """The seats of a match that faulted or did not finish ok: what makes its test case a failure."""
     return [
         seat
         for seat in range(len(record.seating))
@@ -67,7 +68,7 @@ def _match_case(record: MatchRecord, extras: MatchExtras, classname: str) -> tup
     out = [f"result: {results}"]
     if extras.log_path:
         out.append(f"log: {extras.log_path}")
-    problems = _seat_problems(record)
+    problems = problem_seats(record)
     if problems:
         summary = "; ".join(
             f"seat {seat} ({record.seating[seat]}): {record.faults[seat]} fault(s), {record.statuses[seat]}"

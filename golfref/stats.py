@@ -41,6 +41,7 @@ __all__ = [
     "pair_block_differences",
     "ratings",
     "compute_stats",
+    "pooled_sd_ratio",
 ]
 
 CONFIDENCE = 0.95
@@ -532,3 +533,17 @@ def compute_stats(records: Iterable[MatchRecord], confidence: float = CONFIDENCE
         ratings=ratings(ordered),
         confidence=confidence,
     )
+
+
+def pooled_sd_ratio(pairs: Iterable[PairStats]) -> tuple[float, int] | None:
+    """Paired SD over unpaired SD, pooled over the pairs where both are defined, and how many pairs that is.
+
+    Pooled as sqrt(sum of paired variances / sum of unpaired variances), so every pair weighs
+    by its spread; None when no pair has both (under two shared deal sets, or no spread).
+    """
+    usable = [(p.paired_sd, p.unpaired_sd) for p in pairs if p.paired_sd is not None and p.unpaired_sd]
+    if not usable:
+        return None
+    paired = math.fsum(sd * sd for sd, _ in usable)
+    unpaired = math.fsum(sd * sd for _, sd in usable if sd is not None)
+    return math.sqrt(paired / unpaired), len(usable)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 
-from .stats import Estimate, PlayerStats, Rating, TournamentStats
+from .stats import Estimate, PlayerStats, Rating, TournamentStats, pooled_sd_ratio
 
 __all__ = [
     "StandingsOrder",
@@ -17,6 +17,7 @@ __all__ = [
     "standings_lines",
     "pairwise_lines",
     "seat_lines",
+    "duplicate_deals_line",
     "standings_csv_rows",
     "pairwise_csv_rows",
 ]
@@ -138,6 +139,23 @@ def seat_lines(stats: TournamentStats) -> list[str]:
         for s in stats.seats
     ]
     return _table(headers, rows, left=0)
+
+
+def duplicate_deals_line(stats: TournamentStats) -> str:
+    """One line on what duplicate deals bought: the pairwise differences' SD and variance, paired against unpaired."""
+    pooled = pooled_sd_ratio(stats.pairs)
+    if pooled is None:
+        return "duplicate deals: no pair shared two deal sets with any spread yet: nothing to compare"
+    ratio, pairs = pooled
+    said = f"duplicate deals: paired SD / unpaired SD {ratio:.2f} over {pairs} pair{'s' if pairs != 1 else ''}"
+    if ratio == 0.0:
+        return f"{said}: every paired difference was the same, the deals' luck all removed"
+    if ratio >= 1.0:
+        return f"{said}: the variance of a difference {ratio * ratio - 1.0:.0%} higher, no luck removed"
+    return (
+        f"{said}: the variance of a difference {1.0 - ratio * ratio:.0%} lower, "
+        f"worth {1.0 / (ratio * ratio):.1f}x as many deal sets played unpaired"
+    )
 
 
 def _csv(value: float | int | str | None) -> str:

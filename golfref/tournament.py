@@ -11,35 +11,37 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import importlib
 import os
 import signal
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
+from .junit import MatchExtras, problem_seats
 from .results import MatchRecord
 from .schedule import MatchSpec, match_config, schedule
-from .store import Store
-from .tournament_config import TournamentConfig
+from .sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate, sprt
+from .stats import TournamentStats, pair_block_differences
+from .store import Store, StoredMatch
+from .tournament_config import GateRule, TournamentConfig
 
 __all__ = [
     "TournamentError",
     "Progress",
     "TournamentResult",
     "run_tournament",
-    "stats_module",
     "sprt_decision",
     "gate_result",
+    "junit_extras",
 ]
 
 LOCK_NAME = ".lock"
 _LOCK_WAIT = 30.0  # s: the workers of a killed run may still be closing their matches
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+STDERR_TAIL_LINES = 20
+"""How many of a faulted bot's last stderr lines a JUnit failure quotes."""
 
 
 class TournamentError(Exception):
@@ -72,34 +74,49 @@ class TournamentResult:
     directory: Path
 
 
-def stats_module(name: str) -> ModuleType | None:
-    """The statistics engineer's module `golfref.<name>` (stats, sprt, junit), or None while it is missing."""
-    try:
-        return importlib.import_module(f"golfref.{name}")
-    except ImportError:
-        return None
-
-
-def sprt_decision(config: TournamentConfig, records: list[MatchRecord]) -> Any:
-    """The SPRT's result on the deal sets so far (`golfref.sprt.SprtResult`), or None without one."""
+def sprt_decision(config: TournamentConfig, records: list[MatchRecord]) -> SprtResult | None:
+    """The SPRT's result on the complete deal sets so far, or None when the config has no SPRT."""
     rule = config.sprt
-    stats, sprt = stats_module("stats"), stats_module("sprt")
-    if rule is None or stats is None or sprt is None:
-        return None
-    diffs = stats.pair_block_differences(_complete_blocks(config, records), rule.player, rule.baseline)
-    return sprt.sprt(diffs, sprt.SprtConfig(d0=rule.d0, d1=rule.d1, alpha=rule.alpha, beta=rule.beta))
-
-
-def gate_result(config: TournamentConfig, records: list[MatchRecord]) -> Any:
-    """The gate's result (`golfref.sprt.GateResult`), or None when no gate is configured."""
-    rule = config.gate
-    stats, sprt = stats_module("stats"), stats_module("sprt")
     if rule is None:
         return None
-    if stats is None or sprt is None:
-        raise TournamentError("the gate needs golfref.stats and golfref.sprt, which this golfref lacks")
-    gate = sprt.Gate(rule.player, rule.baseline, rule.margin, rule.confidence)
-    return sprt.evaluate_gate(gate, stats.compute_stats(records))
+    diffs = pair_block_differences(_complete_blocks(config, records), rule.player, rule.baseline)
+    return sprt(diffs, SprtConfig(d0=rule.d0, d1=rule.d1, alpha=rule.alpha, beta=rule.beta))
+
+
+def gate_result(rule: GateRule | None, stats: TournamentStats) -> GateResult | None:
+    """The gate's verdict on the statistics, or None when no gate is given."""
+    if rule is None:
+        return None
+    return evaluate_gate(Gate(rule.player, rule.baseline, rule.margin, rule.confidence), stats)
+
+
+def junit_extras(directory: Path, matches: list[StoredMatch]) -> dict[int, MatchExtras]:
+    """Per stored match, what its JUnit test case shows beyond the record: the log, and each faulted seat's
+    fault messages and stderr tail (read from the log, which keeps them; unreadable logs give none)."""
+    from .log import LogError, read_log
+
+    extras: dict[int, MatchExtras] = {}
+    for m in matches:
+        record = m.record
+        path = directory / m.log_path
+        problems = problem_seats(record)
+        messages: dict[int, str] = {}
+        tails: dict[int, str] = {}
+        if problems:
+            try:
+                doc = read_log(path)
+            except LogError:
+                doc = {}
+            for seat in problems:
+                faults = [f for f in doc.get("faults") or () if f.get("seat") == seat]
+                if faults:
+                    messages[seat] = "\n".join(f"{f.get('kind')}: {f.get('message')}" for f in faults)
+                players = doc.get("players") or ()
+                stderr = players[seat].get("stderr") if seat < len(players) else None
+                if stderr:
+                    tails[seat] = "\n".join(stderr.rstrip("\n").splitlines()[-STDERR_TAIL_LINES:])
+        extras[record.match_index] = MatchExtras(log_path=str(path), fault_messages=messages, stderr_tails=tails)
+    return extras
 
 
 def _complete_blocks(config: TournamentConfig, records: list[MatchRecord]) -> list[MatchRecord]:

@@ -12,6 +12,7 @@ import enum
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = [
     "is_tournament_file",
     "load_tournament",
     "parse_tournament",
+    "parse_gate",
 ]
 
 TOURNAMENT_KEY = "tournament"
@@ -220,6 +222,36 @@ def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | N
         gate=GateRule(**data["gate"]) if isinstance(data.get("gate"), dict) else None,
         source=source,
     )
+
+
+_GATE = re.compile(
+    r"\s*(?P<player>.+?)\s*<=\s*(?P<baseline>.+?)"
+    r"(?:\s*\+\s*(?P<margin>\d+(?:\.\d*)?|\.\d+))?"
+    r"(?:\s*@\s*(?P<confidence>\d+(?:\.\d*)?)\s*%?)?\s*"
+)
+
+
+def parse_gate(text: str) -> GateRule:
+    """A gate from its command-line form `PLAYER <= BASELINE [+ MARGIN] [@ CONFIDENCE%]`; ValueError says why not.
+
+    Golf scores are lower-is-better, so it reads as the claim it checks: the player's points
+    per hole are at most the baseline's plus the margin (0 when left out), at the confidence
+    (95% when left out).
+    """
+    match = _GATE.fullmatch(text)
+    if match is None:
+        form = "PLAYER <= BASELINE [+ MARGIN] [@ CONFIDENCE%]"
+        raise ValueError(f"{text!r}: expected {form}, like 'new <= old + 0.5 @ 95%'")
+    player, baseline = match["player"], match["baseline"]
+    if player == baseline:
+        raise ValueError(f"{text!r}: the baseline must be another player")
+    margin = float(match["margin"] or 0.0)
+    if match["confidence"] is None:
+        return GateRule(player, baseline, margin)
+    confidence = float(match["confidence"])
+    if not 50.0 < confidence < 100.0:
+        raise ValueError(f"{text!r}: the confidence is a percentage between 50 and 100, got {match['confidence']}%")
+    return GateRule(player, baseline, margin, confidence / 100.0)
 
 
 def _slug(name: str) -> str:

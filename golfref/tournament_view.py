@@ -1,7 +1,7 @@
 """The progress display `golfref tournament` draws on a terminal: a bar (matches done, ETA, faults) and live standings.
 
 The standings are the statistics' own numbers (`golfref.stats`), recomputed at most
-twice a second; without that module the bar is drawn alone.
+twice a second.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from .stats import compute_stats
 from .terminal import sanitize
 from .tournament import Progress as TournamentProgress
-from .tournament import stats_module
 
 __all__ = ["LiveTournament"]
 
@@ -60,11 +60,10 @@ class LiveTournament:
             self.live.refresh()
             return
         self.last = now
-        stats_mod = stats_module("stats")
-        if stats_mod is None or not progress.records:
+        if not progress.records:
             self.live.refresh()
             return
-        stats = stats_mod.compute_stats(progress.records)
+        stats = compute_stats(progress.records)
         table = Table("player", "points/hole", "mean place", "wins", "faults")
         for p in sorted(stats.players, key=lambda p: p.mean_placing):
             per_hole = "-" if p.score_per_hole is None else f"{p.score_per_hole.mean:.2f}"

@@ -10,16 +10,21 @@ from openskill.models import PlackettLuce
 
 from golfref.results import MatchRecord
 from golfref.stats import (
+    Estimate,
+    PairStats,
+    TournamentStats,
     compute_stats,
     estimate,
     likelihood_of_superiority,
     pair_block_differences,
     percentile,
+    pooled_sd_ratio,
     ratings,
     t_quantile,
 )
 from golfref.stats_tables import (
     StandingsOrder,
+    duplicate_deals_line,
     pairwise_csv_rows,
     pairwise_lines,
     seat_lines,
@@ -283,3 +288,27 @@ def test_no_records_no_statistics() -> None:
     stats = compute_stats([])
     assert (stats.matches, stats.deal_sets, stats.players, stats.pairs, stats.seats) == (0, 0, (), (), ())
     assert standings_lines(stats)[2:] == []
+
+
+def _pair(paired: float | None, unpaired: float | None) -> PairStats:
+    return PairStats("A", "B", Estimate(0.0, None, None, None, 1), None, paired, unpaired, None)
+
+
+def test_pooled_sd_ratio_weighs_each_pair_by_its_variance() -> None:
+    # Paired SDs 1 and 3, unpaired 2 and 4: sqrt((1 + 9) / (4 + 16)) = 0.707107 (the mean of the
+    # ratios would be 0.625); a pair without both SDs and one without spread are left out.
+    pairs = [_pair(1.0, 2.0), _pair(3.0, 4.0), _pair(None, None), _pair(0.0, 0.0)]
+    pooled = pooled_sd_ratio(pairs)
+    assert pooled is not None
+    assert pooled[0] == pytest.approx(0.707107, abs=1e-6) and pooled[1] == 2
+    assert pooled_sd_ratio([_pair(None, None)]) is None
+    # Variance 1 - 1/2 = 50% lower, worth 2x the deal sets unpaired.
+    stats = TournamentStats(0, 0, (), tuple(pairs), (), ())
+    assert duplicate_deals_line(stats) == (
+        "duplicate deals: paired SD / unpaired SD 0.71 over 2 pairs: the variance of a difference 50% lower, "
+        "worth 2.0x as many deal sets played unpaired"
+    )
+    # The fixture's one pair: ratio 1.26491, variance 1.6 - 1 = 60% higher.
+    assert duplicate_deals_line(compute_stats(FIXTURE)).endswith("1.26 over 1 pair: the variance of a difference "
+                                                                 "60% higher, no luck removed")
+    assert "nothing to compare" in duplicate_deals_line(compute_stats(FIXTURE[:2]))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,10 +21,11 @@ import orjson
 import pytest
 
 from golfref.config import ConfigError
-from golfref.schedule import schedule, tables
+from golfref.executor import MatchJob
+from golfref.schedule import match_config, schedule, tables
 from golfref.store import Store
 from golfref.tournament import TournamentError, run_tournament
-from golfref.tournament_config import Format, load_tournament, parse_tournament
+from golfref.tournament_config import Format, GateRule, load_tournament, parse_gate, parse_tournament
 
 from .conftest import BOTS, ROOT
 
@@ -237,9 +242,177 @@ def test_the_quick_form_needs_two_players(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("player", "baseline", "code"), [("a", "b", 0), ("b", "a", 1)])
 def test_the_gate_decides_the_exit_code(tmp_path: Path, player: str, baseline: str, code: int) -> None:
-    pytest.importorskip("golfref.sprt")
     # a (greedy) beats b (random) by several points a hole: a passes against b, b fails against a.
     extra = f"gate: {{player: {player}, baseline: {baseline}, margin: 0.5, confidence: 0.9}}\n"
     done = golfref("tournament", str(write(tmp_path, config_text(BUILTINS[:2], extra, deal_sets=5))), "-q")
     assert done.returncode == code, done.stdout + done.stderr
-    assert ("gate: pass:" if code == 0 else "gate: fail:") in done.stdout
+    gate_lines = [line for line in done.stdout.splitlines() if line.startswith("gate: ")]
+    assert len(gate_lines) == 1
+    assert gate_lines[0].startswith(f"gate: {'pass' if code == 0 else 'fail'}: {player} - {baseline} = ")
+    assert "90% CI" in gate_lines[0]
+
+
+QUICK = ["tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--deal-sets", "4", "-q"]
+
+
+@pytest.mark.parametrize(
+    ("gate", "code", "verdict"),
+    [
+        ("g <= r + 0.5 @ 95%", 0, "pass: g - r = "),
+        ("r <= g + 0.5", 1, "fail: r - g = "),
+        # A margin no data can clear in 4 deal sets: "not enough data" is no pass.
+        ("g <= r + 0 @ 99.99%", 1, "not enough data: g - r = "),
+    ],
+)
+def test_the_gate_option_decides_the_exit_code_both_ways(tmp_path: Path, gate: str, code: int, verdict: str) -> None:
+    done = golfref(*QUICK, "--results", str(tmp_path / "q"), "--gate", gate, "--json")
+    assert done.returncode == code, done.stderr
+    data = json.loads(done.stdout)
+    assert data["gate"]["verdict"] == verdict.split(":")[0]
+    # Beside JSON the verdict is one line on stderr, the exit code's reason.
+    assert done.stderr.splitlines() == [f"golfref: gate: {data['gate']['message']}"]
+    assert data["gate"]["message"].startswith(verdict)
+    # The same gate on the stored results: standings gives the same verdict and exit code.
+    again = golfref("standings", str(tmp_path / "q"), "--gate", gate)
+    assert again.returncode == code
+    assert again.stdout.splitlines()[-1] == f"gate: {data['gate']['message']}"
+
+
+def test_gate_options_that_make_no_sense_are_one_line_errors(tmp_path: Path) -> None:
+    for gate, message in [
+        ("g >= r", "--gate 'g >= r': expected PLAYER <= BASELINE [+ MARGIN] [@ CONFIDENCE%]"),
+        ("g <= x", "--gate 'g <= x': 'x' is not one of the players (g, r)"),
+        ("g <= r @ 40%", "the confidence is a percentage between 50 and 100, got 40%"),
+        ("g <= g", "the baseline must be another player"),
+    ]:
+        done = golfref(*QUICK, "--results", str(tmp_path / "q"), "--gate", gate)
+        assert done.returncode == 2
+        assert len(done.stderr.splitlines()) == 1 and message in done.stderr, done.stderr
+    assert not (tmp_path / "q").exists()  # refused before any match
+
+
+def test_parse_gate_reads_the_documented_form() -> None:
+    assert parse_gate("new <= old + 0.5 @ 95%") == GateRule("new", "old", 0.5, 0.95)
+    assert parse_gate("py greedy<=greedy+1@90") == GateRule("py greedy", "greedy", 1.0, 0.9)
+    assert parse_gate("new <= old") == GateRule("new", "old", 0.0, GateRule("x", "y").confidence)
+
+
+def test_the_sprt_stops_a_clear_tournament_early(tmp_path: Path) -> None:
+    # Greedy against random differ by far more than d1 - d0: with loose error rates the test
+    # is decided after a few deal sets, long before the 30 scheduled.
+    extra = "stop: {sprt: {player: a, baseline: b, d0: 0, d1: -3, alpha: 0.2, beta: 0.2}}\n"
+    path = write(tmp_path, config_text(BUILTINS[:2], extra, deal_sets=30))
+    done = golfref("tournament", str(path), "-q", "-j", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["stopped_by"] == "sprt"
+    assert data["sprt"]["state"] == "H1" and data["sprt"]["llr"] >= data["sprt"]["upper"]
+    assert data["sprt"]["blocks"] < 30 and data["matches"] < 60
+    assert done.stderr.startswith("golfref: stopped early: SPRT accept H1 (diff = -3): LLR +")
+    # Run again: the decided test plays nothing more, and says why in the text output.
+    again = golfref("tournament", str(path), "-q")
+    assert again.returncode == 0
+    assert "stopped early: SPRT accept H1" in again.stdout
+    with Store(tmp_path / "out", create=False) as store:
+        assert len(store.records()) == data["matches"]
+
+
+def test_the_final_output_has_every_table(tmp_path: Path) -> None:
+    done = golfref(*QUICK, "--results", str(tmp_path / "q"))
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    for heading in ("standings", "pairwise: A - B per hole", "seats: score per hole by seat"):
+        assert f"\n\n{heading}" in text
+    assert re.search(r"^1  g  .*\n2  r  ", text, flags=re.M)
+    assert re.search(r"^g  r\s+4\s+-\d+\.\d{3}\s+\[-\d+\.\d\d, -\d+\.\d\d\]\s+100\.0%", text, flags=re.M)
+    assert re.search(r"^\s+0\s+72\s", text, flags=re.M) and re.search(r"^\s+1\s+72\s", text, flags=re.M)  # 8 x 9 holes
+    assert re.search(r"^duplicate deals: paired SD / unpaired SD \d\.\d\d over 1 pair: ", text, flags=re.M)
+
+
+def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
+    assert golfref(*QUICK, "--results", str(tmp_path / "q")).returncode == 0
+    data = json.loads(golfref("standings", str(tmp_path / "q"), "--json").stdout)
+    assert data["matches"] == 8 and data["stats"]["deal_sets"] == 4
+    assert [p["name"] for p in data["stats"]["players"]] == ["g", "r"]
+    assert data["stats"]["pairs"][0]["diff"]["n"] == 4
+    ratio = data["stats"]["pairs"][0]["sd_ratio"]
+    assert data["duplicate_deals"]["pooled_sd_ratio"] == pytest.approx(ratio)
+    assert data["duplicate_deals"]["variance_reduction"] == pytest.approx(1 - ratio**2)
+    assert (data["gate"], data["sprt"]) == (None, None)
+    rows = list(csv.reader(io.StringIO(golfref("standings", str(tmp_path / "q"), "--csv", "standings").stdout)))
+    assert rows[0][:3] == ["rank", "player", "ordinal"] and [r[1] for r in rows[1:]] == ["g", "r"]
+    assert float(rows[1][7]) == pytest.approx(data["stats"]["players"][0]["score_per_hole"]["mean"])
+    rows = list(csv.reader(io.StringIO(golfref("standings", str(tmp_path / "q"), "--csv", "pairwise").stdout)))
+    assert rows[0][:4] == ["a", "b", "deal_sets", "diff_per_hole"] and rows[1][:3] == ["g", "r", "4"]
+    bad = golfref("standings", str(tmp_path / "q"), "--csv", "seats")
+    assert bad.returncode == 2
+    assert bad.stderr == "golfref: error: --csv 'seats': the tables are standings and pairwise\n"
+
+
+def test_junit_of_a_real_tournament_is_valid_and_quotes_a_crashing_bots_stderr(tmp_path: Path) -> None:
+    from .test_junit import SCHEMA
+
+    script = json.dumps(str(BOTS / "bad_bot.py"))
+    crasher = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, crash-at-startup]}}"
+    extra = "gate: {player: q, baseline: a, margin: 0.5}\n"
+    path = write(tmp_path, config_text(BUILTINS[:1] + [crasher], extra, deal_sets=2))
+    junit = tmp_path / "junit.xml"
+    done = golfref("tournament", str(path), "-q", "--junit", str(junit))
+    # q is disqualified at every start and the fallback (greedy) plays its seat: a faulted
+    # match is a failed test case, but the scores, and so the gate, are greedy's.
+    assert done.returncode == 0, done.stderr
+    SCHEMA.validate(str(junit))
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None
+    cases = suite.findall("testcase")
+    assert (suite.get("tests"), suite.get("failures")) == ("5", "4")  # 4 matches, each faulted, and the gate
+    failure = cases[0].find("failure")
+    assert failure is not None and failure.text is not None
+    assert failure.get("message") == "seat 1 (q): 1 fault(s), disqualified"
+    assert "RuntimeError: bad_bot: crashing at startup on purpose" in failure.text
+    assert f"log: {tmp_path / 'out' / 'logs'}" in failure.text
+    assert cases[-1].get("name", "").startswith("gate: q not worse than a") and cases[-1].find("failure") is None
+    # standings writes the same file from the store.
+    again = tmp_path / "again.xml"
+    assert golfref("standings", str(tmp_path / "out"), "--junit", str(again), "--gate", "q <= a + 0.5").returncode == 0
+    assert again.read_bytes() == junit.read_bytes()
+
+
+# -- the executor ------------------------------------------------------------------------------
+
+
+def _stopped_at_set_up(job: Any) -> Any:
+    raise KeyboardInterrupt  # as a stop signal raises in a worker outside run_match's own handling
+
+
+def _broken(job: Any) -> Any:
+    raise ValueError("a bug")
+
+
+def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import golfref.executor as executor
+
+    cfg = parse_tournament(config_text(BUILTINS[:2], deal_sets=1), base_dir=tmp_path)
+    jobs = [MatchJob(s.index, s.deal_set, match_config(cfg, s), tmp_path / s.log_name) for s in schedule(cfg)]
+    monkeypatch.setattr(executor, "_play", _stopped_at_set_up)  # the workers are forked: they see it too
+    runner = executor.LocalExecutor(2)
+    try:
+        assert list(runner.run(jobs)) == []
+    finally:
+        runner.close()
+    monkeypatch.setattr(executor, "_play", _broken)
+    runner = executor.LocalExecutor(1)
+    try:
+        with pytest.raises(ValueError, match="a bug"):
+            list(runner.run(jobs))
+    finally:
+        runner.close()
+    runner = executor.LocalExecutor(1)
+    try:
+        outcomes = runner.run(jobs)
+        runner.stop()  # once stopping, whatever a worker raised is a match cut short
+        assert list(outcomes) == []
+    finally:
+        runner.close()
