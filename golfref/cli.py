@@ -672,8 +672,9 @@ def _print_results(
     """Print the results in the chosen form; whether the gate, if any, passed."""
     from . import stats_tables
     from .stats import compute_stats, pooled_sd_ratio
-    from .tournament import gate_result
+    from .tournament import gate_result, shown_path
 
+    shown = shown_path(directory)
     stats = compute_stats(records)
     gate = gate_result(gate_rule, stats)
     for problem in errors:
@@ -681,7 +682,7 @@ def _print_results(
     if as_json:
         pooled = pooled_sd_ratio(stats.pairs)
         data: dict[str, Any] = {
-            "directory": str(directory),
+            "directory": shown,
             "matches": len(records),
             "stopped_by": stopped_by,
             "errors": list(errors),
@@ -699,9 +700,9 @@ def _print_results(
         table = stats_tables.standings_csv_rows if as_csv == "standings" else stats_tables.pairwise_csv_rows
         csv.writer(sys.stdout, lineterminator="\n").writerows(table(stats))
     elif not records:
-        out(f"{directory}: no finished match yet")
+        out(f"{sanitize(shown)}: no finished match yet")
     else:
-        out(f"{directory}: {stats.matches} matches, {stats.deal_sets} deal sets; scores are points per hole, "
+        out(f"{sanitize(shown)}: {stats.matches} matches, {stats.deal_sets} deal sets; scores are points per hole, "
             "lower is better")  # fmt: skip
         sections = (
             ("standings", stats_tables.standings_lines(stats)),

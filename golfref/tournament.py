@@ -35,6 +35,7 @@ __all__ = [
     "sprt_decision",
     "gate_result",
     "junit_extras",
+    "shown_path",
 ]
 
 LOCK_NAME = ".lock"
@@ -72,6 +73,15 @@ class TournamentResult:
     stopped_by: str | None
     """None (every match played), ``sprt`` (decided early) or the signal's name."""
     directory: Path
+
+
+def shown_path(path: Path) -> str:
+    """A path for people: relative to the current directory when under it, else absolute; no `..` left in."""
+    full = path.resolve()
+    try:
+        return str(full.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(full)
 
 
 def sprt_decision(config: TournamentConfig, records: list[MatchRecord]) -> SprtResult | None:
@@ -115,7 +125,7 @@ def junit_extras(directory: Path, matches: list[StoredMatch]) -> dict[int, Match
                 stderr = players[seat].get("stderr") if seat < len(players) else None
                 if stderr:
                     tails[seat] = "\n".join(stderr.rstrip("\n").splitlines()[-STDERR_TAIL_LINES:])
-        extras[record.match_index] = MatchExtras(log_path=str(path), fault_messages=messages, stderr_tails=tails)
+        extras[record.match_index] = MatchExtras(shown_path(path), fault_messages=messages, stderr_tails=tails)
     return extras
 
 

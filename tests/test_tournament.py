@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ from typing import Any
 
 import orjson
 import pytest
+import yaml
 
 from golfref.config import ConfigError
 from golfref.executor import MatchJob
@@ -28,6 +30,7 @@ from golfref.tournament import TournamentError, run_tournament
 from golfref.tournament_config import Format, GateRule, load_tournament, parse_gate, parse_tournament
 
 from .conftest import BOTS, ROOT
+from .test_junit import SCHEMA
 
 GOLFREF = [sys.executable, "-m", "golfref"]
 
@@ -350,8 +353,6 @@ def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
 
 
 def test_junit_of_a_real_tournament_is_valid_and_quotes_a_crashing_bots_stderr(tmp_path: Path) -> None:
-    from .test_junit import SCHEMA
-
     script = json.dumps(str(BOTS / "bad_bot.py"))
     crasher = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, crash-at-startup]}}"
     extra = "gate: {player: q, baseline: a, margin: 0.5}\n"
@@ -416,3 +417,64 @@ def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
         assert list(outcomes) == []
     finally:
         runner.close()
+
+
+# -- the docs ----------------------------------------------------------------------------------
+
+TOURNAMENTS_MD = (ROOT / "docs" / "TOURNAMENTS.md").read_text(encoding="utf-8")
+
+
+def _blocks(text: str, fence: str) -> list[str]:
+    return re.findall(rf"^```{fence}\n(.*?)^```$", text, flags=re.M | re.S)
+
+
+def _ci_directory(tmp_path: Path) -> Path:
+    """A repository as the CI example assumes it: ci/gate.yaml from the docs, and two bots."""
+    (config,) = [b for b in _blocks(TOURNAMENTS_MD, "yaml") if b.startswith("# ci/gate.yaml\n")]
+    (tmp_path / "ci").mkdir()
+    (tmp_path / "ci" / "gate.yaml").write_text(config, encoding="utf-8")
+    (tmp_path / "bots").mkdir()
+    for name, sample in (("new_bot.py", "greedy_bot.py"), ("old_bot.py", "random_bot.py")):
+        (tmp_path / "bots" / name).write_bytes((ROOT / "sample_matches" / "bots" / sample).read_bytes())
+    return tmp_path
+
+
+def _run_as_written(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    argv = shlex.split(command)
+    assert argv[0] == "golfref"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([*GOLFREF, *argv[1:]], capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
+
+
+def test_the_ci_gate_example_works_as_written(tmp_path: Path) -> None:
+    (workflow,) = [b for b in _blocks(TOURNAMENTS_MD, "yaml") if b.startswith("# .github/workflows/")]
+    steps = yaml.safe_load(workflow)["jobs"]["bot-gate"]["steps"]
+    (command,) = [s["run"] for s in steps if s.get("run", "").startswith("golfref tournament")]
+    cwd = _ci_directory(tmp_path)
+    done = _run_as_written(command, cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^gate: pass: new - old = -\d+\.\d{3} points per hole", done.stdout, flags=re.M)
+    SCHEMA.validate(str(cwd / "gate.xml"))
+    assert (cwd / "tournaments" / "gate" / "results.sqlite").is_file()
+    # The same gate on the command line, without the config.
+    (quick,) = [b.strip() for b in _blocks(TOURNAMENTS_MD, "text") if b.startswith("golfref tournament --bot new=")]
+    done = _run_as_written(quick, cwd)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^gate: pass: new - old = ", done.stdout, flags=re.M)
+    SCHEMA.validate(str(cwd / "gate.xml"))
+
+
+def test_the_readme_tournament_example_prints_what_the_readme_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from golfref.cli import app
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in _blocks(readme, "text") if b.startswith("$ golfref tournament ")]
+    command, *expected = block.splitlines()
+    monkeypatch.chdir(tmp_path)  # the quick form's directory is made under the current one
+    result = CliRunner().invoke(app, shlex.split(command[2:])[1:])
+    assert result.exit_code == 0, result.output
+    assert [line.rstrip() for line in result.output.splitlines()] == expected
