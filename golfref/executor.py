@@ -86,8 +86,18 @@ def play(job: MatchJob) -> MatchOutcome:
 def _play(job: MatchJob) -> MatchOutcome:
     from .referee import MatchInterrupted, run_match
 
+    stopping = _stopping
+    if stopping is not None and stopping.is_set():
+        # Queued in the pool before the stop (a pool hands workers more than they run):
+        # never started, so nothing is lost.
+        return MatchOutcome(job.index, None, None, job.log_path, "not started: stopping", interrupted=True)
+
+    def stop_between_turns(game: object) -> None:
+        if stopping is not None and stopping.is_set():
+            raise KeyboardInterrupt  # run_match stops as on Ctrl-C: the log kept as interrupted
+
     try:
-        result = run_match(job.config, log_path=str(job.log_path))
+        result = run_match(job.config, log_path=str(job.log_path), on_turn=stop_between_turns)
     except MatchInterrupted:
         return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
     except ConfigError as e:
@@ -122,15 +132,19 @@ class Executor(abc.ABC):
 
 
 _parent: int | None = None  # in a worker: the tournament's pid
+# In a worker: set by the tournament when it stops. The signal interrupts the matches under
+# way; this keeps the jobs already queued to a worker from starting, and catches a signal
+# that came before a match had its handler in place.
+_stopping: Any = None
 
 
 def _no_op(signum: int, frame: object) -> None:
     pass
 
 
-def _worker_init(parent: int) -> None:
-    global _parent
-    _parent = parent
+def _worker_init(parent: int, stopping: Any) -> None:
+    global _parent, _stopping
+    _parent, _stopping = parent, stopping
     # A handler, not SIG_IGN: run_match takes the signal during a match, and a bot started
     # from here gets the default back at exec (an ignored signal would stay ignored in it).
     signal.signal(signal.SIGINT, _no_op)
@@ -154,14 +168,17 @@ class LocalExecutor(Executor):
         self._futures: list[cf.Future[MatchOutcome]] = []
         self._taken: set[cf.Future[MatchOutcome]] = set()
         self._stopping = False
+        self._stop_event: Any = None
 
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
         """Start every job on the pool; yield outcomes as they finish."""
+        context = multiprocessing.get_context("fork")
+        self._stop_event = context.Event()
         self._pool = cf.ProcessPoolExecutor(
             max_workers=self.workers,
-            mp_context=multiprocessing.get_context("fork"),
+            mp_context=context,
             initializer=_worker_init,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), self._stop_event),
         )
         self._futures = [self._pool.submit(play, job) for job in jobs]
         return self.outcomes()
@@ -188,6 +205,8 @@ class LocalExecutor(Executor):
     def stop(self) -> None:
         """Cancel what has not started and send SIGINT to every worker (a no-op for an idle one)."""
         self._stopping = True
+        if self._stop_event is not None:
+            self._stop_event.set()
         for future in self._futures:
             future.cancel()
         pool = self._pool

@@ -29,7 +29,7 @@ from golfref.store import Store
 from golfref.tournament import TournamentError, run_tournament
 from golfref.tournament_config import Format, GateRule, load_tournament, parse_gate, parse_tournament
 
-from .conftest import BOTS, ROOT
+from .conftest import BOTS, ROOT, default_signals
 from .test_junit import SCHEMA
 
 GOLFREF = [sys.executable, "-m", "golfref"]
@@ -183,23 +183,34 @@ def _stored(directory: Path) -> int:
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one(tmp_path: Path, sig: int) -> None:
-    script = json.dumps(str(ROOT / "sample_matches/bots/greedy_bot.py"))
-    bot = f"{{name: py, command: [{json.dumps(sys.executable)}, {script}]}}"
-    text = config_text(BUILTINS[:2] + [bot], holes=2, deal_sets=4)
+    # The bot is greedy behind a gate: in the run that is cut, its first 3 starts play and the
+    # rest wait, so the tournament cannot finish before the signal, however fast the machine.
+    def players(gate: Path) -> list[str]:
+        gate.mkdir()
+        argv = [sys.executable, str(BOTS / "gated_bot.py"), str(gate), "3"]
+        return [*BUILTINS[:2], f"{{name: py, command: {json.dumps(argv)}}}"]
+
+    (tmp_path / "open").mkdir()
+    held = "time: {startup_ms: 120000}\n"  # a held bot is never timed out
+    text = config_text(players(tmp_path / "open" / "gate"), held, holes=2, deal_sets=4)
+    (tmp_path / "open" / "gate" / "open").touch()
     whole = run_tournament(parse_tournament(text + "results: whole\n", base_dir=tmp_path), workers=2)
-    path = write(tmp_path, text, "cut")
+    gate = tmp_path / "gate"
+    path = write(tmp_path, config_text(players(gate), held, holes=2, deal_sets=4), "cut")
     proc = subprocess.Popen([*GOLFREF, "tournament", str(path), "-q", "-j", "2"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=default_signals())
     deadline = time.monotonic() + 60
     while _stored(tmp_path / "cut") < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
+    assert proc.poll() is None, "the tournament ended while its bots were held"
     os.kill(proc.pid, sig)
     _, stderr = proc.communicate(timeout=60)
     stored_before = _stored(tmp_path / "cut")
-    assert stored_before < 24, "the tournament finished before it was stopped"
+    assert 3 <= stored_before < 24
     if sig == signal.SIGINT:
         assert proc.returncode == 130, stderr
         assert b"run it again to resume" in stderr
+    (gate / "open").touch()
     done = golfref("tournament", str(path), "-q", "-j", "2")
     assert done.returncode == 0, done.stderr
     with Store(tmp_path / "cut", create=False) as store:
