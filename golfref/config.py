@@ -560,7 +560,7 @@ def _on_path(exe: str, search: str, cwd: Path) -> Path | None:
     """Where `exe` is found on `search` as the bot's exec would find it (relative entries from its cwd)."""
     for entry in search.split(os.pathsep):
         candidate = cwd / (entry or ".") / exe
-        if candidate.is_file() and os.access(candidate, os.X_OK):
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return None
 
@@ -604,8 +604,10 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
             continue
         exe = argv[0]
         if os.sep in exe:
-            exe_path = (cwd / exe).resolve()
-            if not exe_path.is_file():
+            # os.path (never raising) and access(): a path this user may run but not stat
+            # through every link (a folder it may only traverse) is still a program.
+            exe_path = cwd / exe
+            if os.path.isdir(exe_path) or not os.path.exists(exe_path):
                 where.add(at, f"no such program: {exe} (looked in {cwd})")
             elif not os.access(exe_path, os.X_OK):
                 where.add(at, f"{exe} is not executable (chmod +x, or start it with an interpreter)")

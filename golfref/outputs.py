@@ -100,7 +100,7 @@ def match_inputs(config: MatchConfig) -> list[tuple[Path, str]]:
             inputs.append((Path(found), f"the program of players[{i}] ({player.name})"))
         for arg in player.command[1:]:
             candidate = cwd / arg
-            if "\0" not in arg and candidate.is_file():
+            if "\0" not in arg and os.path.isfile(candidate):
                 inputs.append((candidate, f"a file in the command of players[{i}] ({player.name})"))
     return inputs
 

@@ -132,6 +132,7 @@ _REAP_WAIT = 2.0  # a SIGKILLed process normally goes in microseconds; this only
 _POLL = 0.05  # wake-up period where there is no pidfd to report a bot's exit
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
 _HAS_PROC = os.path.isdir("/proc/self")
 
 # Bots started and not yet closed: strays are swept only when this is empty, since a stray
@@ -335,6 +336,7 @@ class BotProcess:
         if self._closed:
             raise RuntimeError(f"bot {list(self._argv)!r} was closed")
         _become_subreaper()
+        _not_dumpable()
         _watchdog_start()
         try:
             proc = subprocess.Popen(
@@ -1070,6 +1072,14 @@ def _become_subreaper() -> bool:
         prctl = _libc_prctl()
         _subreaper = prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     return _subreaper
+
+
+def _not_dumpable() -> None:
+    """Make the referee not dumpable (Linux): a bot of the same user can then neither trace it nor
+    read its memory, environment or open pipes through /proc. Bots get the default back at exec."""
+    prctl = _libc_prctl()
+    if prctl is not None:
+        prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _death_signal() -> Callable[[], None] | None:

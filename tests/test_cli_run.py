@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -596,3 +597,57 @@ def test_every_config_problem_is_its_own_line(tmp_path: Path, command: str) -> N
         f"golfref: error: {config}:5: rules.layot: unknown rule option 'layot'; did you mean 'layout'?",
         f"golfref: error: {config}:7: time.mov_ms: unknown key 'mov_ms'; did you mean 'move_ms'?",
     ]
+
+
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+
+
+def _system_python_matches() -> bool:
+    if not SYSTEM_PYTHON.exists():
+        return False
+    version = subprocess.run([str(SYSTEM_PYTHON), "-c", "import sys; print(sys.version_info[:2])"],
+                             capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return version == str(sys.version_info[:2])
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None or not _system_python_matches(),
+    reason="needs root, setpriv and a system python3 of this version (to run as another user)",
+)
+def test_a_bot_of_the_same_user_cannot_read_the_referee(tmp_path: Path) -> None:
+    """The referee and its bot run as one unprivileged user (nobody): the referee is not dumpable,
+    so the bot cannot read its memory, environment or pipes. The system interpreter runs both,
+    with this environment's packages: a virtual environment's may lie where nobody can look."""
+    site_packages = next(p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir())
+    shared = Path(tempfile.mkdtemp(prefix="golfref-nobody-"))
+    try:
+        shared.chmod(0o777)
+        out = shared / "spy.json"
+        config = shared / "match.yaml"
+        data = {
+            "match": "spy",
+            "rules": {"preset": "standard", "layout": "2x2", "holes": 1},
+            "players": [
+                {"name": "spy", "command": [str(SYSTEM_PYTHON), str(BOTS / "mem_spy_bot.py"), str(out)]},
+                {"name": "house", "builtin": "greedy"},
+            ],
+            "log": {"path": str(shared / "log.json")},
+        }
+        config.write_text(yaml.safe_dump(data), encoding="utf-8")
+        code = (
+            f"import site, sys; site.addsitedir({site_packages!r}); sys.path.insert(0, {str(ROOT)!r}); "
+            f"sys.argv = ['golfref', 'run', {str(config)!r}, '--quiet']; "
+            "from golfref.__main__ import main; main()"
+        )
+        done = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", str(SYSTEM_PYTHON), "-c", code],
+            capture_output=True, text=True, cwd=shared, timeout=WAIT * 2,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads(out.read_text(encoding="utf-8")) == {
+            "mem": "PermissionError",
+            "environ": "PermissionError",
+            "fd": "PermissionError",
+        }
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
