@@ -59,7 +59,8 @@ def log_path_for(
 ) -> Path:
     """Fill a log path template; a relative result is read from `directory` (None: the current one)."""
     path = Path(template.format(match_id=match_id, match=match, date=now.strftime("%Y-%m-%d")))
-    return Path(directory) / path if directory is not None else path
+    # normpath: a config in sample_matches/ with log.path ../logs/x.json names logs/x.json plainly
+    return Path(os.path.normpath(Path(directory) / path)) if directory is not None else path
 
 
 def planned_log_path(
