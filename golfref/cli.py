@@ -30,10 +30,13 @@ from .terminal import hole_label, sanitize
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     from .config import ConfigError, MatchConfig
     from .engine import HoleResult
     from .replay import Report
     from .results import MatchRecord
+    from .signing import SignatureCheck
     from .sprt import SprtResult
     from .tournament_config import GateRule, TournamentConfig
 
@@ -258,6 +261,30 @@ def check_config(
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
 
 
+@app.command()
+def keygen(
+    out_path: Annotated[
+        str, typer.Argument(metavar="OUT", help="Where to write the private key; the public key goes to OUT.pub.")
+    ],
+) -> None:
+    """Write an Ed25519 key pair for signing logs (golfref run --sign OUT).
+
+    OUT gets the private key (PEM, PKCS#8, unencrypted, mode 0600: keep it secret); OUT.pub
+    the public key (PEM), to give to whoever checks the logs (golfref replay --check --trust
+    OUT.pub). An existing file is never replaced.
+    """
+    from .signing import KeyFileError
+    from .signing import keygen as make_keys
+
+    if not out_path.strip():
+        fail("keygen: the path is empty")
+    try:
+        private, public, kid = make_keys(out_path)
+    except KeyFileError as e:
+        fail(f"keygen: {e}")
+    out(f"wrote {private} (private key, keep it secret) and {public} (public key); key {kid}")
+
+
 def _exit_codes_help() -> str:
     # "\b" keeps click from re-flowing the table into one paragraph.
     rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in RUN_EXIT_CODES.items())
@@ -278,6 +305,10 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
     force: ForceOpt = False,
+    sign: Annotated[
+        str | None,
+        typer.Option("--sign", metavar="KEY", help="Sign the final log with this private key (golfref keygen)."),
+    ] = None,
 ) -> None:
     """Play a match between bots and print the standings.
 
@@ -290,6 +321,14 @@ def run(
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")
+    signer = None
+    if sign is not None:
+        from .signing import KeyFileError, Signer
+
+        try:
+            signer = Signer.from_file(sign)
+        except KeyFileError as e:
+            fail(f"--sign {e}")
     cfg = _config_or_fail(config)
     live = None
     if not quiet and not as_json and sys.stderr.isatty():
@@ -312,6 +351,7 @@ def run(
                 on_hole=None if quiet else progress,
                 on_turn=None if live is None else live.on_turn,
                 force=force,
+                sign=signer,
             )
     except MatchInterrupted as e:
         err(f"golfref: interrupted by {signal.Signals(e.signum).name}; the incomplete log is {e.log_path}")
@@ -343,12 +383,20 @@ def _parse_number(option: str, text: str | None, what: str) -> int | None:
         fail(f"{option} {text!r}: expected {what}")
 
 
-def _check_line(path: str, report: Report) -> str:
+def _check_line(path: str, report: Report, signature: SignatureCheck | None) -> str:
     from .replay import Status
 
-    if report.status is Status.VALID:
-        return f"{path}: valid"
-    return f"{path}: {report.status.value}: {report.message}"
+    line = f"{path}: valid" if report.status is Status.VALID else f"{path}: {report.status.value}: {report.message}"
+    return line if signature is None else f"{line}; {signature.message}"
+
+
+def _signature(report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
+    """The signature verdict shown for a log: always with --trust, else only for a log that carries one."""
+    if report.doc is None or (not asked and report.doc.get("signature") is None):
+        return None
+    from .signing import check_signature
+
+    return check_signature(report.doc, trusted)
 
 
 def use_color(stream: Any, environ: Mapping[str, str], no_color: bool) -> bool:
@@ -376,18 +424,29 @@ def output_width(stream: Any, environ: Mapping[str, str], given: int | None, def
     return default
 
 
-def replay_exit_code(reports: list[Report]) -> int:
-    """`golfref replay --check` exits 0 only when every log is valid."""
+def replay_exit_code(
+    reports: list[Report], signatures: list[SignatureCheck | None] | None = None, trusting: bool = False
+) -> int:
+    """`golfref replay --check` exits 0 only when every log is valid and none is forged; with
+    --trust (`trusting`), only when every one is also signed by the trusted key."""
     from .replay import Status
+    from .signing import SignatureStatus
 
-    return EXIT_OK if all(r.status is Status.VALID for r in reports) else EXIT_FAULTED
+    if trusting:
+        signed_ok = all(s is not None and s.status is SignatureStatus.TRUSTED for s in signatures or [])
+    else:
+        signed_ok = all(s is None or s.status is not SignatureStatus.FORGED for s in signatures or [])
+    return EXIT_OK if all(r.status is Status.VALID for r in reports) and signed_ok else EXIT_FAULTED
 
 
 @app.command()
 def replay(
     logs: Annotated[list[str], typer.Argument(metavar="LOG", help="The log to show; with --check, one or more logs.")],
     check: Annotated[
-        bool, typer.Option("--check", help="Only validate: one line per log; exit 0 only when every log is valid.")
+        bool,
+        typer.Option(
+            "--check", help="Only validate: one line per log; exit 0 only when every log is valid and none forged."
+        ),
     ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the validation reports as one JSON array (implies --check).")
@@ -415,6 +474,15 @@ def replay(
     ascii_only: Annotated[
         bool, typer.Option("--ascii", help="Print ASCII only (no suit symbols or box drawing).")
     ] = False,
+    trust: Annotated[
+        str | None,
+        typer.Option(
+            "--trust",
+            metavar="PUBKEY",
+            help="With --check: say whether each log is signed by this public key (KEY.pub);"
+            " exit 0 only when every one is.",
+        ),
+    ] = None,
 ) -> None:
     """Validate a game log, then show the match turn by turn.
 
@@ -434,14 +502,30 @@ def replay(
             if given is not None:
                 mode = "--json" if as_json and not given_check else "--check"
                 fail(f"{name} applies when showing a match, not with {mode}")
+        trusted = None
+        if trust is not None:
+            from .signing import KeyFileError, load_public_key
+
+            try:
+                trusted = load_public_key(trust)
+            except KeyFileError as e:
+                fail(f"--trust {e}")
         reports = [validate_file(path) for path in logs]
+        signatures = [_signature(report, trusted, trust is not None) for report in reports]
         if as_json:
-            items = [{"path": path, **report.to_json()} for path, report in zip(logs, reports, strict=True)]
+            items = []
+            for path, report, sig in zip(logs, reports, signatures, strict=True):
+                item = {"path": path, **report.to_json()}
+                if sig is not None or trust is not None:
+                    item["signature"] = None if sig is None else sig.to_json()
+                items.append(item)
             out(json.dumps(items, ensure_ascii=False))
         else:
-            for path, report in zip(logs, reports, strict=True):
-                out(sanitize(_one_line(_check_line(path, report))))
-        raise typer.Exit(replay_exit_code(reports))
+            for path, report, sig in zip(logs, reports, signatures, strict=True):
+                out(sanitize(_one_line(_check_line(path, report, sig))))
+        raise typer.Exit(replay_exit_code(reports, signatures, trusting=trust is not None))
+    if trust is not None:
+        fail("--trust applies with --check (or --json), not when showing a match")
 
     if len(logs) != 1:
         fail(f"give one LOG to show ({len(logs)} given); several logs only with --check")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "LogBuilder",
     "canonical_bytes",
     "compute_digest",
+    "signed_message",
     "write_log",
     "read_log",
     "json_type",
@@ -43,9 +44,15 @@ class LogError(ValueError):
     """A log file that cannot be read or does not describe a match."""
 
 
+# The fields that seal a log rather than describe the match: the canonical form leaves them out.
+SEALS = ("digest", "signature")
+# Starts every signed message, so that a golfref log signature can never pass for another use of the key.
+SIGNATURE_CONTEXT = b"golfref-log-signature-v1\n"
+
+
 def canonical_bytes(doc: dict[str, Any]) -> bytes:
-    """The canonical form the digest covers: orjson's compact UTF-8 with sorted keys, digest left out."""
-    body = {k: v for k, v in doc.items() if k != "digest"}
+    """The canonical form the digest covers: orjson's compact UTF-8 with sorted keys, digest and signature left out."""
+    body = {k: v for k, v in doc.items() if k not in SEALS}
     try:
         return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError) as e:
@@ -57,21 +64,41 @@ def compute_digest(doc: dict[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(canonical_bytes(doc)).hexdigest()
 
 
+def signed_message(doc: dict[str, Any], digest: str) -> bytes:
+    """What a log's signature signs: a fixed context, the canonical form the digest covers, and the digest."""
+    return _signed(canonical_bytes(doc), digest)
+
+
+def _signed(body: bytes, digest: str) -> bytes:
+    return SIGNATURE_CONTEXT + body + b"\n" + digest.encode("ascii")
+
+
 def write_log(
-    path: str | os.PathLike[str], doc: dict[str, Any], durable: bool = True, body: bytes | None = None
+    path: str | os.PathLike[str],
+    doc: dict[str, Any],
+    durable: bool = True,
+    body: bytes | None = None,
+    sign: Callable[[bytes], dict[str, Any]] | None = None,
 ) -> None:
-    """Seal `doc` with its digest and write it atomically (a reader sees the old or the new file).
+    """Seal `doc` with its digest (and a signature) and write it atomically (a reader sees the old or the new file).
 
     `durable` also syncs the file to the disk; the journal written between holes skips
     that, since it guards against a crash of the referee, not of the machine. `body` is
-    `canonical_bytes(doc)` when the caller has it already.
+    `canonical_bytes(doc)` when the caller has it already. `sign` (`signing.Signer`) turns
+    the signed message into the `signature` field; without it, a `signature` already in
+    `doc` is written as it is (null for a log golfref did not sign).
     """
     if body is None:
         body = canonical_bytes(doc)
     doc["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
-    # The file is the canonical form itself with the digest added as a last key: one
+    if sign is not None:
+        doc["signature"] = sign(_signed(body, doc["digest"]))
+    # The file is the canonical form itself with the seals added as last keys: one
     # serialization instead of two, on a path the journal takes after every hole.
-    data = body[:-1] + (',"digest":"' + doc["digest"] + '"}\n').encode("ascii")
+    tail = ',"digest":"' + doc["digest"] + '"'
+    if "signature" in doc:
+        tail += ',"signature":' + orjson.dumps(doc["signature"], option=orjson.OPT_SORT_KEYS).decode("utf-8")
+    data = body[:-1] + (tail + "}\n").encode("utf-8")
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -193,6 +220,7 @@ class LogBuilder:
             "totals": None,
             "placings": None,
             "error": None,
+            "signature": None,
         }
         self.current: dict[str, Any] | None = None
         self._hole_bytes: list[bytes] = []  # canonical form of each finished hole, made once

@@ -26,6 +26,7 @@ from typing import Any
 from . import protocol
 from .config import ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
 from .engine import Action, Game, HoleResult
+from .fingerprint import fingerprint
 from .log import LogBuilder, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
@@ -178,6 +179,7 @@ class _Seat:
     sends: dict[int, int] = field(default_factory=dict)  # request id -> the bot's send count for it
     disqualified_at: dict[str, Any] | None = None
     transcript: list[str] = field(default_factory=list)
+    fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
 
     @property
     def live(self) -> bool:
@@ -267,8 +269,10 @@ class _Referee:
         log_path: str | None,
         on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None,
         on_turn: Callable[[Game], None] | None = None,
+        sign: Callable[[bytes], dict[str, Any]] | None = None,
     ) -> None:
         self.config = config
+        self.sign = sign
         self.rules = config.rules
         self.seed = seed if seed is not None else (config.seed if config.seed is not None else secrets.randbits(63))
         self.shuffler = Shuffler(self.seed)
@@ -359,6 +363,8 @@ class _Referee:
             entry["faults"] = seat.faults
             entry["disqualified_at"] = seat.disqualified_at
             entry["stderr"] = seat.bot.stderr_text() if seat.bot is not None else None
+            if seat.spec.command is not None:
+                entry["fingerprint"] = seat.fingerprint
             out.append(entry)
         return out
 
@@ -373,7 +379,10 @@ class _Referee:
             doc["seed"] = None
         else:
             doc["finished_at"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        write_log(self.log_path, doc, durable=status != "running", body=self.builder.canonical(doc))
+        final = status != "running"
+        # Only a final log is signed: the journal is rewritten after every hole and proves nothing yet.
+        sign = self.sign if final else None
+        write_log(self.log_path, doc, durable=final, body=self.builder.canonical(doc), sign=sign)
         self.builder.doc["players"] = doc["players"]
         self.written = doc
 
@@ -406,6 +415,10 @@ class _Referee:
         tc = self.config.time
         rules_json = protocol.hello_rules(self.rules)
         started = []
+        # Every build is hashed before the first bot runs, so no bot can change another's files first.
+        for seat in self.seats:
+            if seat.spec.command is not None:
+                seat.fingerprint = fingerprint(seat.spec.command, seat.spec.cwd, dict(seat.spec.env))
         for seat in self.seats:
             spec = seat.spec
             if spec.command is None:
@@ -725,6 +738,7 @@ def run_match(
     on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
     on_turn: Callable[[Game], None] | None = None,
     force: bool = False,
+    sign: Callable[[bytes], dict[str, Any]] | None = None,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
@@ -734,14 +748,15 @@ def run_match(
     is called with the game (to read, not to change) before each decision of a hole. Called
     from the main thread, it owns the stop signals for the match: the first one stops it
     (bots closed, the log saved as ``interrupted``), and any later one is ignored until
-    that is done, however soon it comes.
+    that is done, however soon it comes. `sign` (`signing.Signer`) signs the final log
+    (finished, interrupted or error), not the journal written while the match runs.
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
     hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
     with _stop_on_signals() as stopped:
-        referee = _Referee(config, seed, log_path, on_hole, on_turn)
+        referee = _Referee(config, seed, log_path, on_hole, on_turn, sign)
         check_outputs(config, referee.log_path, force=force)
         transcribed = (
             [i for i, p in enumerate(config.players) if p.command is not None] if config.log.transcript else []

@@ -182,7 +182,7 @@ def _schema_problem(doc: dict[str, Any]) -> str | None:
         wanted_text = " or ".join(wanted) if isinstance(wanted, list) else wanted
         return _locate(doc, path, f"expected {wanted_text}, got {json_type(instance)} ({_show(instance)})")
     if validator in ("oneOf", "anyOf"):
-        if path and path[0] == "players" and isinstance(instance, dict):
+        if len(path) == 2 and path[0] == "players" and isinstance(instance, dict):
             return _locate(doc, path, "a player has exactly one of builtin or command")
         forms = " or ".join(dict.fromkeys(_describe(s) for s in error.validator_value))
         return _locate(doc, path, f"{_show(instance)} is not {forms}")
@@ -251,6 +251,7 @@ _PATTERNS = {
         "a card name (rank A 2-9 T J Q K and suit S H D C, or joker XR XB; #2 to #4 for a further deck)"
     ),
     "^sha256:[0-9a-f]{64}$": "sha256: followed by 64 lowercase hex digits",
+    "^[0-9a-f]{64}$": "64 lowercase hex digits",
     "^[1-4]x[1-4]$": "ROWSxCOLS with 1 to 4 each",
 }
 

@@ -197,7 +197,7 @@ def test_make_logs_uses_only_public_golfref_names() -> None:
 def test_a_log_as_written_by_write_log_validates(tmp_path: Path) -> None:
     # A log exactly as write_log lays it out (not re-encoded by this test).
     raw = (LOGS / "knock_3p.json").read_bytes()
-    assert raw.endswith(b'"}\n') and b'"digest":"sha256:' in raw
+    assert raw.endswith(b'"signature":null}\n') and b'"digest":"sha256:' in raw
     path = tmp_path / "copy.json"
     path.write_bytes(raw)
     assert validate_file(path).ok

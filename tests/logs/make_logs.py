@@ -10,6 +10,10 @@ again with `write_log`, so that the files are byte-identical on every run:
 - `ms` of each bot decision and `at_ms` of each fault (wall-clock timings), set to 0;
 - a bot's `command[0]` (this interpreter's path) and `cwd`, made machine-independent.
 
+The bots run from a private copy of only the scripts the samples use (`SAMPLE_BOTS`), so
+each bot's fingerprint (its script and its directory's files) changes only when one of
+those scripts does, not whenever a test bot is added to tests/bots.
+
 None of these is used by the validator's re-simulation, and the digest is recomputed, so
 the files are exactly what golfref would have written with those values.
 """
@@ -39,13 +43,15 @@ FIXED_TIME = "2026-01-01T00:00:00+00:00"
 # The interrupted sample's error, as it was first written (no signal stopped it: the stop
 # came from inside); the referee writes "interrupted by SIGINT" for the same stop.
 OUT = HERE  # where the logs go; main() can be pointed elsewhere (the tests compare)
+SAMPLE_BOTS = ("echo_bot.py", "bad_bot.py")
+BOT_DIR = BOTS  # where the bots run from: main() copies SAMPLE_BOTS to a folder of their own
 
 
 def config(name: str, rules: dict[str, Any], players: list[str], faults: str = "") -> MatchConfig:
     """A match config; `players` are YAML flow mappings, `{python}` stands for this interpreter."""
     seats = "\n".join(f"  - {p}" for p in players).replace("{python}", json.dumps(sys.executable))
     text = f"match: {name}\nrules: {json.dumps(rules)}\nplayers:\n{seats}\n{textwrap.dedent(faults)}"
-    return parse_config(text, source=f"{name}.yaml", base_dir=BOTS)
+    return parse_config(text, source=f"{name}.yaml", base_dir=BOT_DIR)
 
 
 def normalize(doc: dict[str, Any], name: str) -> dict[str, Any]:
@@ -148,6 +154,19 @@ RANDOM = "{name: random, builtin: random}"
 
 def main(out: Path = HERE) -> None:
     """Write every sample log into `out`."""
+    global BOT_DIR
+    with tempfile.TemporaryDirectory() as tmp:
+        BOT_DIR = Path(tmp)
+        for name in SAMPLE_BOTS:
+            shutil.copyfile(BOTS / name, BOT_DIR / name)
+        try:
+            make_all(out)
+        finally:
+            BOT_DIR = BOTS
+
+
+def make_all(out: Path) -> None:
+    """Play and save every sample into `out`, with the bots in BOT_DIR."""
     global OUT
     OUT = out
     # The example quoted in docs/LOG_FORMAT.md: one hole, two players, 2x2.

@@ -1,0 +1,124 @@
+"""Bot fingerprints: which build of a bot played, as SHA-256 hashes recorded in the log.
+
+For each external bot the referee hashes, before any bot starts:
+
+- **the file**: the bot's own program. A program named by a relative path (`./bot`,
+  `build/bot`) is the bot's own. Any other program (a name found on PATH such as
+  `python3`, `node`, `java`, or an absolute path) is taken as an interpreter, and the
+  file is the first later argument that names an existing file, relative to the bot's
+  working directory (`bot.py` in `python3 -u bot.py`, `bot.jar` in `java -jar bot.jar`);
+  when no argument does, the program itself.
+- **the directory**: every regular file under the file's directory (under the working
+  directory when the file is an interpreter given no script, as in `python3 -m bot`),
+  walked in sorted order of relative path, skipping `__pycache__` and version-control
+  folders. The hash covers the compact JSON array of `[relative path, size, sha256]` of
+  each file. The walk stops before the first file that would take the total past
+  `DIRECTORY_CAP_BYTES` or the count past `DIRECTORY_CAP_FILES`, and says `truncated`.
+
+docs/LOG_FORMAT.md (players) documents the recorded object.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+__all__ = ["DIRECTORY_CAP_BYTES", "DIRECTORY_CAP_FILES", "SKIPPED_FOLDERS", "bot_file", "fingerprint"]
+
+DIRECTORY_CAP_BYTES = 64 * 1024 * 1024
+"""At most this many bytes of a bot's directory are hashed (64 MiB)."""
+DIRECTORY_CAP_FILES = 10_000
+"""At most this many files of a bot's directory are hashed."""
+SKIPPED_FOLDERS = frozenset({"__pycache__", ".git", ".hg", ".svn"})
+"""Folders left out of the directory hash: caches a bot rewrites as it runs, and repository metadata."""
+
+_CHUNK = 1 << 20
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def bot_file(command: Sequence[str], cwd: Path, path_env: str | None) -> tuple[str, Path, Path] | None:
+    """The bot's own file as (written as in the command, resolved path, directory to hash), or None.
+
+    None when the program cannot be found (the bot then fails to start, a recorded fault).
+    """
+    program = command[0]
+    if "/" in program and not os.path.isabs(program):
+        own = cwd / program
+        return (program, own, own.parent) if own.is_file() else None
+    for arg in command[1:]:
+        candidate = cwd / arg
+        if arg and candidate.is_file():
+            return arg, candidate, candidate.parent
+    found = program if os.path.isabs(program) else shutil.which(program, path=path_env)
+    if found is None or not Path(found).is_file():
+        return None
+    return found, Path(found), cwd
+
+
+def _directory(root: Path, cap_bytes: int, cap_files: int) -> dict[str, Any]:
+    files: list[tuple[str, Path]] = []
+    for parent, folders, names in os.walk(root):
+        folders[:] = [d for d in folders if d not in SKIPPED_FOLDERS]
+        for name in names:
+            path = Path(parent, name)
+            if path.is_file():  # regular files and links to them; not sockets or fifos
+                files.append((path.relative_to(root).as_posix(), path))
+    files.sort()
+    listing: list[list[Any]] = []
+    total = 0
+    truncated = False
+    for rel, path in files:
+        try:
+            size = path.stat().st_size
+            if total + size > cap_bytes or len(listing) == cap_files:
+                truncated = True
+                break
+            digest = _sha256(path)
+        except OSError:
+            continue  # unreadable (or gone while walking): not part of what the bot can run
+        listing.append([rel, size, digest])
+        total += size
+    return {
+        "sha256": hashlib.sha256(orjson.dumps(listing)).hexdigest(),
+        "files": len(listing),
+        "bytes": total,
+        "truncated": truncated,
+    }
+
+
+def fingerprint(
+    command: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str] | None = None,
+    cap_bytes: int = DIRECTORY_CAP_BYTES,
+    cap_files: int = DIRECTORY_CAP_FILES,
+) -> dict[str, Any] | None:
+    """The fingerprint of a bot as recorded in the log; None when its program cannot be found or read.
+
+    `cwd` is the bot's working directory (None: the current one), `env` the extra
+    environment the config gives it (its PATH decides where a bare program name is found).
+    """
+    where = Path(cwd) if cwd is not None else Path.cwd()
+    path_env = (env or {}).get("PATH", os.environ.get("PATH"))
+    found = bot_file(command, where, path_env)
+    if found is None:
+        return None
+    written, path, directory = found
+    try:
+        digest = _sha256(path)
+    except OSError:
+        return None
+    return {"file": written, "sha256": digest, "directory": _directory(directory, cap_bytes, cap_files)}

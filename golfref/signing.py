@@ -1,0 +1,244 @@
+"""Signed logs: Ed25519 keys, signing a finished log, and checking whose signature a log carries.
+
+The digest (`log.compute_digest`) catches accidental damage, but anyone can recompute it.
+A signature can only be made with the private key, so a log signed by a key you trust was
+written by whoever holds that key, as it is. What is signed is `log.signed_message`: the
+log's canonical form (what the digest covers) and the digest itself.
+
+Keys are PEM files: the private key as unencrypted PKCS#8 (`BEGIN PRIVATE KEY`, file mode
+0600), the public key as SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`). The `cryptography`
+package does the signing; it is imported only when a key or a signature is used, so that
+commands which never sign do not pay for it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .log import signed_message
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+__all__ = [
+    "ALG",
+    "KeyFileError",
+    "Signer",
+    "SignatureStatus",
+    "SignatureCheck",
+    "keygen",
+    "load_private_key",
+    "load_public_key",
+    "key_id",
+    "check_signature",
+]
+
+ALG = "ed25519"
+_SIGNATURE_BYTES = 64
+_KEY_BYTES = 32
+
+
+class KeyFileError(ValueError):
+    """A key file that cannot be written or read as the key it should be; the message names the file."""
+
+
+class SignatureStatus(enum.Enum):
+    """Whose signature a log carries; the value is the word `golfref replay --check` prints."""
+
+    TRUSTED = "trusted"
+    """Signed by the trusted key, and the signature verifies."""
+    SIGNED = "signed"
+    """Signed, and the signature verifies; no key was given to trust, so whose key it is stays open (see `key`)."""
+    OTHER_KEY = "other_key"
+    """Signed, and the signature verifies, but by a key other than the trusted one."""
+    UNSIGNED = "unsigned"
+    """The log carries no signature (null or absent)."""
+    FORGED = "forged"
+    """A signature is present but does not verify: the log or the signature was changed after signing."""
+
+
+@dataclass(frozen=True)
+class SignatureCheck:
+    """The verdict on one log's signature."""
+
+    status: SignatureStatus
+    key: str | None
+    """The id of the key the log names (`key_id`), when it names one."""
+    message: str
+    """One line for people: whose key, or what does not verify."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The check as plain data."""
+        return {"status": self.status.value, "key": self.key, "message": self.message}
+
+
+def key_id(public: bytes) -> str:
+    """A short name for a raw Ed25519 public key: `ed25519:` and 16 hex digits of its SHA-256."""
+    return f"{ALG}:{hashlib.sha256(public).hexdigest()[:16]}"
+
+
+def _raw_public(key: Ed25519PublicKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+def keygen(out: str | os.PathLike[str]) -> tuple[Path, Path, str]:
+    """Write a new key pair: the private key to `out` (mode 0600), the public key to `out`.pub.
+
+    Refuses to replace either file. Returns both paths and the key's id.
+    """
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private_path = Path(out)
+    public_path = Path(f"{out}.pub")
+    for path in (private_path, public_path):
+        if path.exists() or path.is_symlink():
+            raise KeyFileError(f"{path}: already exists; golfref keygen never replaces a key (remove it first)")
+    key = Ed25519PrivateKey.generate()
+    private_pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    public_pem = key.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+    written: list[Path] = []
+    try:
+        for path, data, mode in ((private_path, private_pem, 0o600), (public_path, public_pem, 0o644)):
+            # O_EXCL: a file that appeared since the check above is not replaced either.
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            written.append(path)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(path, mode)  # the umask may have taken bits off the public key's mode
+    except OSError as e:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise KeyFileError(f"{e.filename or out}: cannot write the key: {e.strerror or e}") from None
+    return private_path, public_path, key_id(_raw_public(key.public_key()))
+
+
+def _read_pem(path: str | os.PathLike[str]) -> bytes:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise KeyFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise KeyFileError(f"{path}: is a directory, not a key") from None
+    except OSError as e:
+        raise KeyFileError(f"{path}: cannot read: {e.strerror or e}") from None
+    if not data.strip():
+        raise KeyFileError(f"{path}: empty file, not a key")
+    return data
+
+
+def load_private_key(path: str | os.PathLike[str]) -> Ed25519PrivateKey:
+    """Read a private key written by `keygen`; raises KeyFileError saying what is wrong."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    data = _read_pem(path)
+    if b"PUBLIC KEY-----" in data:
+        raise KeyFileError(f"{path}: is a public key; signing needs the private key (the file without .pub)")
+    try:
+        key = serialization.load_pem_private_key(data, password=None)
+    except TypeError:
+        raise KeyFileError(f"{path}: the key is encrypted; golfref reads unencrypted keys (golfref keygen)") from None
+    except (ValueError, UnsupportedAlgorithm):
+        raise KeyFileError(f"{path}: not a PEM private key (golfref keygen writes one)") from None
+    if not isinstance(key, Ed25519PrivateKey):
+        raise KeyFileError(f"{path}: not an Ed25519 key; golfref signs with Ed25519 (golfref keygen)")
+    return key
+
+
+def load_public_key(path: str | os.PathLike[str]) -> Ed25519PublicKey:
+    """Read a public key written by `keygen` (KEY.pub); raises KeyFileError saying what is wrong."""
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    data = _read_pem(path)
+    if b"PRIVATE KEY-----" in data:
+        raise KeyFileError(f"{path}: is a private key; trust the public key (the .pub file) and keep this one secret")
+    try:
+        key = serialization.load_pem_public_key(data)
+    except (ValueError, UnsupportedAlgorithm):
+        raise KeyFileError(f"{path}: not a PEM public key (golfref keygen writes one, KEY.pub)") from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise KeyFileError(f"{path}: not an Ed25519 key; golfref signs with Ed25519 (golfref keygen)")
+    return key
+
+
+class Signer:
+    """Signs logs with one private key; `write_log(..., sign=signer)` calls it on the finished log."""
+
+    def __init__(self, key: Ed25519PrivateKey) -> None:
+        self._key = key
+        self._public = base64.b64encode(_raw_public(key.public_key())).decode("ascii")
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Signer:
+        """A signer with the private key in `path`."""
+        return cls(load_private_key(path))
+
+    def __call__(self, message: bytes) -> dict[str, Any]:
+        """The log's `signature` field for `message` (`log.signed_message`)."""
+        value = base64.b64encode(self._key.sign(message)).decode("ascii")
+        return {"alg": ALG, "public_key": self._public, "value": value}
+
+
+def _b64(text: str) -> bytes | None:
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        return None
+
+
+def check_signature(doc: dict[str, Any], trusted: Ed25519PublicKey | None = None) -> SignatureCheck:
+    """Whose signature `doc` carries, checked against `trusted` when given; never raises."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    sig = doc.get("signature")
+    if sig is None:
+        return SignatureCheck(SignatureStatus.UNSIGNED, None, "unsigned")
+
+    def forged(why: str, key: str | None = None) -> SignatureCheck:
+        return SignatureCheck(SignatureStatus.FORGED, key, f"forged: {why}")
+
+    if not isinstance(sig, dict) or not all(isinstance(sig.get(k), str) for k in ("alg", "public_key", "value")):
+        return forged("the signature field is not an object of strings alg, public_key, value")
+    if sig["alg"] != ALG:
+        return forged(f"signature algorithm {sig['alg']!r}, golfref signs with {ALG!r}")
+    public = _b64(sig["public_key"])
+    if public is None or len(public) != _KEY_BYTES:
+        return forged(f"the public key is not {_KEY_BYTES} bytes of base64")
+    kid = key_id(public)
+    value = _b64(sig["value"])
+    if value is None or len(value) != _SIGNATURE_BYTES:
+        return forged(f"the signature value is not {_SIGNATURE_BYTES} bytes of base64 (cut short?)", kid)
+    digest = doc.get("digest")
+    if not isinstance(digest, str):
+        return forged("a signed log must carry its digest", kid)
+    try:
+        message = signed_message(doc, digest)
+        Ed25519PublicKey.from_public_bytes(public).verify(value, message)
+    except (InvalidSignature, ValueError):
+        return forged(f"the signature by {kid} does not verify: the log was changed after it was signed", kid)
+    if trusted is None:
+        return SignatureCheck(SignatureStatus.SIGNED, kid, f"signed by {kid}")
+    if _raw_public(trusted) != public:
+        trusted_id = key_id(_raw_public(trusted))
+        return SignatureCheck(
+            SignatureStatus.OTHER_KEY, kid, f"signed by another key ({kid}), not the trusted {trusted_id}"
+        )
+    return SignatureCheck(SignatureStatus.TRUSTED, kid, f"signed by the trusted key {kid}")

@@ -1,0 +1,136 @@
+"""Bot fingerprints (golfref/fingerprint.py): which build of a bot played."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from golfref.config import parse_config
+from golfref.fingerprint import fingerprint
+from golfref.referee import run_match
+from golfref.replay import Status, validate
+
+BOTS = Path(__file__).resolve().parent / "bots"
+
+
+def make_bot(tmp_path: Path) -> Path:
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("print('v1')\n")
+    (bot / "weights.txt").write_text("0.5\n")
+    return bot
+
+
+def test_the_script_an_interpreter_was_given_is_the_file(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    fp = fingerprint([sys.executable, "-u", "bot.py", "--level", "3"], str(bot))
+    assert fp is not None
+    assert fp["file"] == "bot.py"
+    assert fp["directory"] == {**fp["directory"], "files": 2, "truncated": False}
+
+
+def test_a_program_named_by_a_relative_path_is_the_bots_own(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    (bot / "run").write_text("#!/bin/sh\n")
+    fp = fingerprint(["./run", "weights.txt"], str(bot))
+    assert fp is not None and fp["file"] == "./run"
+
+
+def test_an_interpreter_given_no_script_is_the_file_and_the_working_directory_is_hashed(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    fp = fingerprint([sys.executable, "-m", "bot"], str(bot))
+    assert fp is not None and fp["file"] == sys.executable
+    assert fp["directory"]["files"] == 2
+
+
+def test_a_program_that_cannot_be_found_has_no_fingerprint(tmp_path: Path) -> None:
+    assert fingerprint(["./missing"], str(tmp_path)) is None
+    assert fingerprint(["no-such-program-golfref"], str(tmp_path), {"PATH": str(tmp_path)}) is None
+
+
+def test_the_fingerprint_changes_with_the_script_and_its_directory_not_with_files_elsewhere(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    command = [sys.executable, "bot.py"]
+    before = fingerprint(command, str(bot))
+    (tmp_path / "unrelated.txt").write_text("outside the bot's directory\n")
+    (bot / "__pycache__").mkdir()
+    (bot / "__pycache__" / "bot.cpython.pyc").write_bytes(b"cache")
+    assert fingerprint(command, str(bot)) == before
+    (bot / "bot.py").write_text("print('v2')\n")
+    changed = fingerprint(command, str(bot))
+    assert changed is not None and before is not None
+    assert changed["sha256"] != before["sha256"]
+    assert changed["directory"]["sha256"] != before["directory"]["sha256"]
+    (bot / "bot.py").write_text("print('v1')\n")
+    assert fingerprint(command, str(bot)) == before
+    (bot / "weights.txt").write_text("0.6\n")
+    other = fingerprint(command, str(bot))
+    assert other is not None
+    assert other["sha256"] == before["sha256"] and other["directory"]["sha256"] != before["directory"]["sha256"]
+
+
+def test_the_size_cap_is_honoured(tmp_path: Path) -> None:
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "a_bot.py").write_bytes(b"x" * 10)
+    (bot / "b_data").write_bytes(b"y" * 100)
+    (bot / "c_small").write_bytes(b"z" * 5)
+    fp = fingerprint([sys.executable, "a_bot.py"], str(bot), cap_bytes=50)
+    assert fp is not None
+    # The walk stops before b_data, the first file past the cap: c_small is not hashed either.
+    assert fp["directory"] | {"sha256": None} == {"sha256": None, "files": 1, "bytes": 10, "truncated": True}
+    (bot / "c_small").write_bytes(b"changed")
+    assert fingerprint([sys.executable, "a_bot.py"], str(bot), cap_bytes=50) == fp
+    whole = fingerprint([sys.executable, "a_bot.py"], str(bot))
+    assert whole is not None and whole["directory"]["truncated"] is False and whole["directory"]["bytes"] == 117
+
+
+def test_the_file_count_cap_is_honoured(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    fp = fingerprint([sys.executable, "bot.py"], str(bot), cap_files=1)
+    assert fp is not None and fp["directory"]["files"] == 1 and fp["directory"]["truncated"] is True
+
+
+@pytest.mark.process
+def test_the_log_records_each_external_bots_fingerprint_before_it_starts(tmp_path: Path) -> None:
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    script = (BOTS / "echo_bot.py").read_bytes()
+    (bot / "echo_bot.py").write_bytes(script)
+    text = (
+        "match: fp\nrules: {preset: standard, layout: 2x2, holes: 1}\nplayers:\n"
+        "  - {name: greedy, builtin: greedy}\n"
+        f"  - {{name: echo, command: [{json.dumps(sys.executable)}, echo_bot.py]}}\n"
+    )
+    cfg = parse_config(text, source="fp.yaml", base_dir=bot)
+    result = run_match(cfg, seed=1, log_path=str(tmp_path / "log.json"))
+    players = result.log["players"]
+    assert "fingerprint" not in players[0]
+    assert players[1]["fingerprint"] == fingerprint([sys.executable, "echo_bot.py"], str(bot))
+    assert validate(json.loads(Path(result.log_path).read_text())).status is Status.VALID
+
+
+def test_old_logs_without_fingerprints_still_validate() -> None:
+    doc = json.loads((Path(__file__).parent / "logs" / "faults_3p.json").read_text())
+    for player in doc["players"]:
+        player.pop("fingerprint", None)
+    doc.pop("signature", None)
+    from golfref.log import compute_digest
+
+    doc["digest"] = compute_digest(doc)
+    assert validate(doc).status is Status.VALID
+
+
+def test_a_malformed_fingerprint_is_invalid_and_located() -> None:
+    doc = json.loads((Path(__file__).parent / "logs" / "faults_3p.json").read_text())
+    doc["players"][1]["fingerprint"]["sha256"] = "XYZ"
+    from golfref.log import compute_digest
+
+    doc["digest"] = compute_digest(doc)
+    report = validate(doc)
+    assert report.status is Status.INVALID
+    assert "players[1]" in report.message or "seat 1" in report.message, report.message
+    assert "64 lowercase hex digits" in report.message
