@@ -74,9 +74,15 @@ def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchReco
 
 def play(job: MatchJob) -> MatchOutcome:
     """Play one job through `run_match` (in whatever process the executor chose)."""
+    global _in_play
+    _in_play = True  # before the stop check in _play: a signal from here on is not lost
     try:
         return _play(job)
+    except KeyboardInterrupt:
+        # A stop signal before run_match had its own handler in place (or after it let go).
+        return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
     finally:
+        _in_play = False
         if _parent is not None and os.getppid() != _parent:
             # The tournament is gone (its death signal stopped the match): nobody is left to
             # take a result, and the pool's queue would never tell this worker to leave.
@@ -136,10 +142,14 @@ _parent: int | None = None  # in a worker: the tournament's pid
 # way; this keeps the jobs already queued to a worker from starting, and catches a signal
 # that came before a match had its handler in place.
 _stopping: Any = None
+_in_play = False  # in a worker: whether a job is being played
 
 
-def _no_op(signum: int, frame: object) -> None:
-    pass
+def _interrupt_play(signum: int, frame: object) -> None:
+    # Between matches a stop signal has nothing to stop (the stop event keeps queued jobs
+    # from starting); within one it must, whether or not run_match's handler is in place yet.
+    if _in_play:
+        raise KeyboardInterrupt
 
 
 def _worker_init(parent: int, stopping: Any) -> None:
@@ -147,7 +157,7 @@ def _worker_init(parent: int, stopping: Any) -> None:
     _parent, _stopping = parent, stopping
     # A handler, not SIG_IGN: run_match takes the signal during a match, and a bot started
     # from here gets the default back at exec (an ignored signal would stay ignored in it).
-    signal.signal(signal.SIGINT, _no_op)
+    signal.signal(signal.SIGINT, _interrupt_play)
     for sig in (signal.SIGTERM, signal.SIGHUP):  # not the tournament's handlers, inherited at the fork
         signal.signal(sig, signal.SIG_DFL)
     from .process import _libc_prctl

@@ -199,12 +199,17 @@ def test_a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one(tmp_
     path = write(tmp_path, config_text(players(gate), held, holes=2, deal_sets=4), "cut")
     proc = subprocess.Popen([*GOLFREF, "tournament", str(path), "-q", "-j", "2"], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=default_signals())
-    deadline = time.monotonic() + 60
-    while _stored(tmp_path / "cut") < 3 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert proc.poll() is None, "the tournament ended while its bots were held"
-    os.kill(proc.pid, sig)
-    _, stderr = proc.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 60
+        while _stored(tmp_path / "cut") < 3 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert proc.poll() is None, "the tournament ended while its bots were held"
+        os.kill(proc.pid, sig)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # a failed test leaves nothing running
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     stored_before = _stored(tmp_path / "cut")
     assert 3 <= stored_before < 24
     if sig == signal.SIGINT:
