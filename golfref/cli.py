@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from .engine import HoleResult
     from .replay import Report
     from .results import MatchRecord
+    from .sandbox import SandboxSpec
     from .signing import SignatureCheck
     from .sprt import SprtResult
     from .tournament_config import GateRule, TournamentConfig
@@ -225,6 +227,26 @@ LogOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace a file at the log path even if it is not a golfref log.")
 ]
+SandboxOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--sandbox/--no-sandbox",
+        help="Isolate each bot (docs/SANDBOX.md); default: the config's sandbox.enabled "
+        "(off for a match, on for a tournament).",
+    ),
+]
+
+
+def _sandbox_warning(spec: SandboxSpec) -> None:
+    """Say in one line when the sandbox is on but bubblewrap cannot be used (the log records what was applied)."""
+    if not spec.enabled or spec.required:
+        return  # off, or the match refuses to start and says why
+    from .sandbox import bubblewrap_problem
+
+    problem = bubblewrap_problem()
+    if problem is not None:
+        err(f"golfref: warning: sandbox: {problem}; bots run with a user of their own (as root) and "
+            "resource limits only, as each log records")  # fmt: skip
 
 
 @app.command("check-config")
@@ -309,6 +331,7 @@ def run(
         str | None,
         typer.Option("--sign", metavar="KEY", help="Sign the final log with this private key (golfref keygen)."),
     ] = None,
+    sandbox: SandboxOpt = None,
 ) -> None:
     """Play a match between bots and print the standings.
 
@@ -330,6 +353,8 @@ def run(
         except KeyFileError as e:
             fail(f"--sign {e}")
     cfg = _config_or_fail(config)
+    cfg = dataclasses.replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
+    _sandbox_warning(cfg.sandbox)
     live = None
     if not quiet and not as_json and sys.stderr.isatty():
         from .progress import LiveProgress
@@ -669,6 +694,7 @@ def tournament(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
+    sandbox: SandboxOpt = None,
 ) -> None:
     """Play a tournament (or resume it): many matches in parallel, duplicate deals, standings and a gate.
 
@@ -695,6 +721,8 @@ def tournament(
         cfg = replace(cfg, results=Path(results))
     if gate is not None:
         cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
+    cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
+    _sandbox_warning(cfg.sandbox)
     view = None
     if not quiet and not as_json and as_csv is None and sys.stderr.isatty():
         from .tournament_view import LiveTournament
@@ -713,8 +741,10 @@ def tournament(
     if junit is not None:
         _write_junit(junit, cfg.results, cfg.gate)
     if outcome.stopped_by not in (None, "sprt"):
-        err(f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
-            f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume")
+        err(
+            f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
+            f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume"
+        )
         raise typer.Exit(EXIT_SIGNAL_BASE + signal.Signals[outcome.stopped_by])
     if outcome.errors:
         raise typer.Exit(EXIT_INTERNAL)

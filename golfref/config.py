@@ -14,16 +14,18 @@ import re
 import shlex
 import string
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jsonschema
+import referencing
 import yaml
 
 from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, unknown_option
+from .sandbox import SandboxSpec, sandbox_spec
 
 __all__ = [
     "ConfigError",
@@ -154,6 +156,7 @@ class MatchConfig:
     faults: FaultPolicy
     log: LogSpec
     source: str = "<config>"
+    sandbox: SandboxSpec = field(default_factory=SandboxSpec)
 
 
 @cache
@@ -164,6 +167,16 @@ def load_schema(name: str) -> dict[str, Any]:
     text = resources.files("golfref.schemas").joinpath(name).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+@cache
+def _registry() -> referencing.Registry[Any]:
+    """The config schemas by their $id, so that one may refer to a definition of another."""
+    entries = [
+        (schema["$id"], referencing.Resource.from_contents(schema))
+        for schema in map(load_schema, ("match-config.schema.json", "tournament.schema.json"))
+    ]
+    return referencing.Registry().with_resources(entries)
 
 
 def load_config(path: str | os.PathLike[str]) -> MatchConfig:
@@ -364,7 +377,7 @@ def _check_schema(
     data: dict[str, Any], where: _Where, schema: str = "match-config.schema.json"
 ) -> set[tuple[Any, ...]]:
     """Add every schema error to `where`; return the key paths that had one."""
-    validator = _Validator(load_schema(schema))
+    validator = _Validator(load_schema(schema), registry=_registry())
     errors = list(validator.iter_errors(data))
     # A misspelt key suggested as a missing required one is one mistake: say it once.
     suggested = {
@@ -471,6 +484,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     rules = None
     if "rules" not in bad_top:
         rules = _rules(data.get("rules") or {}, count, where)
+    check_sandbox_paths(data, bad_top, where, base)
     log_data = data.get("log") or {}
     if "log" not in bad_top:
         problem = template_problem(log_data.get("path", LogSpec.path))
@@ -480,6 +494,7 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
     assert rules is not None  # no problem was found, so the rules resolved
 
     time, faults = _time_and_faults(data)
+    sandbox = sandbox_spec(data.get("sandbox"), base, enabled_by_default=False)
     log = LogSpec(
         path=log_data.get("path", LogSpec.path), transcript=log_data.get("transcript", False), directory=str(base)
     )
@@ -493,7 +508,17 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         faults=faults,
         log=log,
         source=source,
+        sandbox=sandbox,
     )
+
+
+def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Where, base: Path) -> None:
+    """Add a problem for each ``sandbox.paths`` entry that does not exist."""
+    if "sandbox" in bad_top:
+        return
+    for i, entry in enumerate((data.get("sandbox") or {}).get("paths", ())):
+        if not (base / entry).exists():
+            where.add(("sandbox", "paths", i), f"no such file or folder: {base / entry}")
 
 
 def _time_and_faults(data: Mapping[str, Any]) -> tuple[TimeControl, FaultPolicy]:

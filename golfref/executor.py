@@ -103,7 +103,9 @@ def _play(job: MatchJob) -> MatchOutcome:
             raise KeyboardInterrupt  # run_match stops as on Ctrl-C: the log kept as interrupted
 
     try:
-        result = run_match(job.config, log_path=str(job.log_path), on_turn=stop_between_turns)
+        # The results directory (the store, every log) stays out of sandboxed bots' sight.
+        results = Path(job.config.log.directory or ".")
+        result = run_match(job.config, log_path=str(job.log_path), on_turn=stop_between_turns, hide=(results,))
     except MatchInterrupted:
         return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
     except ConfigError as e:

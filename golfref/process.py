@@ -101,6 +101,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from . import PROTOCOL_VERSION
+from .sandbox import Sandbox
 
 __all__ = [
     "LINE_LIMIT",
@@ -224,6 +225,7 @@ class BotProcess:
         label: str | None = None,
         line_limit: int = LINE_LIMIT,
         stderr_limit: int = STDERR_LIMIT,
+        sandbox: Sandbox | None = None,
     ) -> None:
         if isinstance(argv, (str, bytes)):
             raise TypeError("argv must be a list of arguments; bots never run through a shell")
@@ -237,6 +239,7 @@ class BotProcess:
         self._cwd = cwd
         self._env = bot_environment(env, seat)
         self._line_limit = line_limit
+        self._sandbox = sandbox
         self._stderr = _CappedBytes(stderr_limit)
         self._proc: subprocess.Popen[bytes] | None = None
         self._mux: _Mux | None = None
@@ -301,9 +304,13 @@ class BotProcess:
         proc = self._proc
         if proc is None:
             return None
-        if proc.returncode is not None:
-            return proc.returncode
-        return _peek_exit(proc)[1]
+        code = proc.returncode if proc.returncode is not None else _peek_exit(proc)[1]
+        return self._sandbox.exit_code(code) if self._sandbox is not None else code
+
+    @property
+    def sandbox(self) -> Sandbox | None:
+        """The sandbox the bot runs in, or None."""
+        return self._sandbox
 
     @property
     def alive(self) -> bool:
@@ -329,6 +336,13 @@ class BotProcess:
         """The kept stderr output, decoded leniently, with a marker where bytes were dropped."""
         return self._stderr.text()
 
+    def read_stderr(self) -> str:
+        """Take in what the bot has written to stderr so far (without waiting), then `stderr_text`."""
+        for _ in range(_DRAIN_CHUNKS):
+            if not self._read_stderr_chunk():
+                break
+        return self._stderr.text()
+
     def start(self) -> None:
         """Start the bot program; raise `BotStartError` if it cannot be started."""
         if self._proc is not None:
@@ -338,20 +352,23 @@ class BotProcess:
         _become_subreaper()
         _not_dumpable()
         _watchdog_start()
+        box = self._sandbox
         try:
             proc = subprocess.Popen(
-                self._argv,
+                box.argv if box is not None else self._argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=self._cwd,
-                env=self._env,
+                env=box.environment(self._env) if box is not None else self._env,
                 close_fds=True,
                 start_new_session=True,
-                preexec_fn=_death_signal(),
+                preexec_fn=box.preexec(_death_signal()) if box is not None else _death_signal(),
             )
         except OSError as exc:
+            if box is not None:
+                box.close()
             reason = _start_failure(exc, self._argv, self._cwd, self._env["PATH"])
             raise BotStartError(self._argv, reason, self._label) from exc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
@@ -426,7 +443,7 @@ class BotProcess:
         while True:
             running, code = _peek_exit(proc)
             if not running:
-                return code
+                return self._sandbox.exit_code(code) if self._sandbox is not None else code
             remaining = end - time.monotonic()
             if remaining <= 0:
                 return None
@@ -647,6 +664,8 @@ class BotProcess:
         proc = self._proc
         if proc is None:
             self._closed = True
+            if self._sandbox is not None:
+                self._sandbox.close()
             return
         self._close_stdin()
         # Before the reap: while the leader is unreaped its pid, the group's id, cannot be reused.
@@ -694,6 +713,8 @@ class BotProcess:
         self._fd_out = self._fd_err = None
         self._stdout_eof = True
         self._closed = True
+        if self._sandbox is not None:
+            self._sandbox.close()
 
 
 class BotPool:

@@ -13,12 +13,14 @@ import datetime as dt
 import enum
 import hashlib
 import json
+import os
 import random
 import secrets
 import shutil
 import signal
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,12 +28,13 @@ from typing import Any
 from . import protocol
 from .config import ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
 from .engine import Action, Game, HoleResult
-from .fingerprint import fingerprint
+from .fingerprint import bot_file, fingerprint
 from .log import LogBuilder, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
 from .policies import Policy, make_policy
-from .process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus
+from .process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus, bot_environment
+from .sandbox import OFF, Sandbox, SandboxError
 from .view import events_for, view
 
 __all__ = [
@@ -87,10 +90,12 @@ class FaultKind(enum.Enum):
     """Output when nothing was asked."""
     MATCH_TIME = "match_time"
     """The bot's thinking time for the whole match (``time.match_ms``) is used up."""
+    RESOURCE_LIMIT = "resource_limit"
+    """The bot ended at one of its sandbox limits (memory, CPU seconds, processes, open files, file size, /tmp)."""
 
 
 # Faults after which the bot cannot answer again: it is disqualified whatever the policy.
-FATAL_FAULTS = frozenset({FaultKind.START_FAILED, FaultKind.EXITED, FaultKind.MATCH_TIME})
+FATAL_FAULTS = frozenset({FaultKind.START_FAILED, FaultKind.EXITED, FaultKind.MATCH_TIME, FaultKind.RESOURCE_LIMIT})
 
 
 def disqualifies(policy: FaultPolicy, kind: FaultKind, faults: int) -> bool:
@@ -111,6 +116,7 @@ _HINTS = {
     FaultKind.ILLEGAL_ACTION: "choose one of the request's legal strings, exactly as written",
     FaultKind.UNASKED_OUTPUT: "print one answer per request and nothing else on stdout; debug output goes to stderr",
     FaultKind.MATCH_TIME: "the bot used up its thinking time for the whole match (time.match_ms)",
+    FaultKind.RESOURCE_LIMIT: "raise that limit under sandbox.limits in the config if the bot really needs more",
 }
 
 
@@ -180,6 +186,7 @@ class _Seat:
     disqualified_at: dict[str, Any] | None = None
     transcript: list[str] = field(default_factory=list)
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
+    sandbox: Sandbox | None = None
 
     @property
     def live(self) -> bool:
@@ -365,6 +372,7 @@ class _Referee:
             entry["stderr"] = seat.bot.stderr_text() if seat.bot is not None else None
             if seat.spec.command is not None:
                 entry["fingerprint"] = seat.fingerprint
+                entry["sandbox"] = (seat.sandbox.protections if seat.sandbox is not None else OFF).to_json()
             out.append(entry)
         return out
 
@@ -411,6 +419,43 @@ class _Referee:
 
     # -- startup -------------------------------------------------------------------
 
+    def box_bots(self, hide: Sequence[Path]) -> None:
+        """Set up each external bot's sandbox when the config asks for one (a ConfigError before any bot starts).
+
+        `hide` are more of the referee's files to keep out of the bots' sight, beside the
+        config, the log's folder and the virtual environment golfref runs in.
+        """
+        spec = self.config.sandbox
+        if not spec.enabled:
+            return
+        folder = self.log_path.parent
+        folder.mkdir(parents=True, exist_ok=True)  # to be covered, it must be there before the bots
+        private = [folder, *hide]
+        if Path(self.config.source).is_file():
+            private.append(Path(self.config.source))
+        if sys.prefix != sys.base_prefix:
+            private.append(Path(sys.prefix))
+        try:
+            for seat in self.seats:
+                command = seat.spec.command
+                if command is None:
+                    continue
+                cwd = seat.spec.cwd or os.getcwd()
+                path_env = bot_environment(dict(seat.spec.env), seat.index)["PATH"]
+                found = bot_file(command, Path(cwd), path_env)
+                seat.sandbox = Sandbox(
+                    spec, command, cwd, path_env, found[2] if found else None, private, f"seat {seat.index}"
+                )
+        except SandboxError as e:
+            self.release_sandboxes()
+            raise ConfigError(f"sandbox: {e}") from None
+
+    def release_sandboxes(self) -> None:
+        """Give back the user ids of sandboxes whose bot never started (a started bot's close does it)."""
+        for seat in self.seats:
+            if seat.sandbox is not None and seat.bot is None:
+                seat.sandbox.close()
+
     def start(self) -> None:
         tc = self.config.time
         rules_json = protocol.hello_rules(self.rules)
@@ -423,7 +468,9 @@ class _Referee:
             spec = seat.spec
             if spec.command is None:
                 continue
-            bot = BotProcess(list(spec.command), seat=seat.index, cwd=spec.cwd, env=dict(spec.env))
+            bot = BotProcess(
+                list(spec.command), seat=seat.index, cwd=spec.cwd, env=dict(spec.env), sandbox=seat.sandbox
+            )
             try:
                 bot.start()
             except BotStartError as e:
@@ -481,7 +528,7 @@ class _Referee:
             code = seat.bot.wait_exit(_EXIT_WAIT) if seat.bot is not None else None
             when = f"before its {waiting_for}" if waiting_for else "while no request was open"
             # (_send_failed words a failed write to an exiting bot the same way)
-            self._fault(seat, FaultKind.EXITED, f"{_exit_words(code)} {when}", None, request, hole)
+            self._exit_fault(seat, code, f"{_exit_words(code)} {when}", request, hole)
         elif status is ReadStatus.TOO_LONG:
             self._fault(seat, FaultKind.LINE_TOO_LONG, "a line longer than the limit", result.raw, request, hole)
         elif status is ReadStatus.NOT_UTF8:
@@ -500,7 +547,18 @@ class _Referee:
             message = f"the bot does not take its input (closed, or not reading it) before {before}"
         else:
             message = f"{_exit_words(code)} before {before}"
-        self._fault(seat, FaultKind.EXITED, message, None, request, hole)
+        self._exit_fault(seat, code, message, request, hole)
+
+    def _exit_fault(self, seat: _Seat, code: int | None, message: str, request: int | None, hole: int | None) -> None:
+        """Record a bot's end: at one of its sandbox limits (`resource_limit`, naming it) or not (`exited`)."""
+        box, bot = seat.sandbox, seat.bot
+        limit = box.limit_hit(code, bot.read_stderr()) if box is not None and bot is not None and code else None
+        if box is not None and limit is not None:
+            self._fault(
+                seat, FaultKind.RESOURCE_LIMIT, f"hit its {box.describe(limit)} limit: {message}", None, request, hole
+            )
+        else:
+            self._fault(seat, FaultKind.EXITED, message, None, request, hole)
 
     # -- decisions -----------------------------------------------------------------
 
@@ -739,6 +797,7 @@ def run_match(
     on_turn: Callable[[Game], None] | None = None,
     force: bool = False,
     sign: Callable[[bytes], dict[str, Any]] | None = None,
+    hide: Sequence[Path] = (),
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
@@ -750,6 +809,7 @@ def run_match(
     (bots closed, the log saved as ``interrupted``), and any later one is ignored until
     that is done, however soon it comes. `sign` (`signing.Signer`) signs the final log
     (finished, interrupted or error), not the journal written while the match runs.
+    `hide`: more of the caller's files for sandboxed bots not to see (`Referee.box_bots`).
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
@@ -758,26 +818,32 @@ def run_match(
     with _stop_on_signals() as stopped:
         referee = _Referee(config, seed, log_path, on_hole, on_turn, sign)
         check_outputs(config, referee.log_path, force=force)
-        transcribed = (
-            [i for i, p in enumerate(config.players) if p.command is not None] if config.log.transcript else []
-        )
+        referee.box_bots(hide)
         try:
-            start_transcripts(referee.log_path, transcribed)
-        except OSError as e:
-            raise ConfigError(f"cannot write the transcripts next to {referee.log_path}: {e.strerror or e}") from None
-        try:
-            referee.start()
-            referee.play()
-            return referee.finish()
-        except (_Stop, KeyboardInterrupt) as e:
-            signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
-            stopped.append(signum)
-            referee.abort("interrupted", f"interrupted by {signal.Signals(signum).name}")
-            raise MatchInterrupted(referee.log_path, signum) from None
-        except BaseException as e:
-            stopped.append(0)
-            referee.abort("error", f"{type(e).__name__}: {e}")
-            raise
+            transcribed = (
+                [i for i, p in enumerate(config.players) if p.command is not None] if config.log.transcript else []
+            )
+            try:
+                start_transcripts(referee.log_path, transcribed)
+            except OSError as e:
+                raise ConfigError(
+                    f"cannot write the transcripts next to {referee.log_path}: {e.strerror or e}"
+                ) from None
+            try:
+                referee.start()
+                referee.play()
+                return referee.finish()
+            except (_Stop, KeyboardInterrupt) as e:
+                signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+                stopped.append(signum)
+                referee.abort("interrupted", f"interrupted by {signal.Signals(signum).name}")
+                raise MatchInterrupted(referee.log_path, signum) from None
+            except BaseException as e:
+                stopped.append(0)
+                referee.abort("error", f"{type(e).__name__}: {e}")
+                raise
+        finally:
+            referee.release_sandboxes()
 
 
 @contextlib.contextmanager

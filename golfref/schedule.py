@@ -82,4 +82,5 @@ def match_config(config: TournamentConfig, spec: MatchSpec) -> MatchConfig:
         faults=config.faults,
         log=LogSpec(path=spec.log_name, transcript=False, directory=str(config.results)),
         source=config.source,
+        sandbox=config.sandbox,
     )

@@ -26,9 +26,11 @@ from .config import (
     _check_document,
     _rules,
     _time_and_faults,
+    check_sandbox_paths,
     read_config_text,
 )
 from .rules import Rules
+from .sandbox import SandboxSpec, sandbox_spec
 
 __all__ = [
     "TOURNAMENT_KEY",
@@ -113,6 +115,8 @@ class TournamentConfig:
     sprt: SprtRule | None = None
     gate: GateRule | None = None
     source: str = "<tournament>"
+    sandbox: SandboxSpec = SandboxSpec(enabled=True)
+    """How bots are isolated: on unless the config or the command line says otherwise (strangers meet here)."""
 
     def player(self, name: str) -> PlayerSpec:
         """The pool's player called `name`."""
@@ -199,6 +203,7 @@ def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | N
     sprt_data = (data.get("stop") or {}).get("sprt")
     if isinstance(sprt_data, dict) and "stop" not in bad_top and sprt_data.get("d1") == sprt_data.get("d0"):
         where.add(("stop", "sprt", "d1"), "d1 must differ from d0")
+    check_sandbox_paths(data, bad_top, where, base)
     where.raise_problems()
     assert rules is not None  # no problem was found, so the rules resolved
 
@@ -221,6 +226,7 @@ def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | N
         sprt=SprtRule(**sprt_data) if isinstance(sprt_data, dict) else None,
         gate=GateRule(**data["gate"]) if isinstance(data.get("gate"), dict) else None,
         source=source,
+        sandbox=sandbox_spec(data.get("sandbox"), base, enabled_by_default=True),
     )
 
 

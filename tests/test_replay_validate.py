@@ -1231,7 +1231,7 @@ def test_doc_names_every_field_of_the_schema() -> None:
     names |= set(SCHEMA["properties"]["time_control"]["properties"]) | set(
         SCHEMA["properties"]["fault_policy"]["properties"]
     )
-    for part in ("player", "result", "hole", "fault"):
+    for part in ("player", "result", "hole", "fault", "protections"):
         names |= set(defs[part]["properties"])
     names |= set(defs["step"]["oneOf"][0]["properties"]) | {"reshuffle"}
     names |= set(defs["fault"]["properties"]["kind"]["enum"]) | set(defs["result"]["properties"]["end"]["enum"])

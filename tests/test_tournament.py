@@ -44,6 +44,9 @@ def config_text(players: list[str], extra: str = "", holes: int = 2, deal_sets: 
 
 
 BUILTINS = ["{name: a, builtin: greedy}", "{name: b, builtin: random}", "{name: c, builtin: greedy}"]
+# Bots run by this file's interpreter (a virtual environment the sandbox hides): tests of
+# the sandbox itself are in test_sandbox.py.
+NO_SANDBOX = "sandbox: {enabled: false}\n"
 
 
 def write(tmp: Path, text: str, results: str = "out") -> Path:
@@ -147,7 +150,7 @@ def test_every_seating_of_a_deal_set_sees_the_same_deals(tmp_path: Path) -> None
 def test_a_crashing_bot_is_counted_and_the_rest_goes_on(tmp_path: Path) -> None:
     script = json.dumps(str(BOTS / "bad_bot.py"))
     quitter = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, exit-mid-match, '2']}}"
-    cfg = parse_tournament(config_text(BUILTINS[:2] + [quitter]), base_dir=tmp_path)
+    cfg = parse_tournament(config_text(BUILTINS[:2] + [quitter], NO_SANDBOX), base_dir=tmp_path)
     result = run_tournament(cfg, workers=2)
     assert len(result.records) == result.scheduled == 12
     for record in result.records:
@@ -191,7 +194,7 @@ def test_a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one(tmp_
         return [*BUILTINS[:2], f"{{name: py, command: {json.dumps(argv)}}}"]
 
     (tmp_path / "open").mkdir()
-    held = "time: {startup_ms: 120000}\n"  # a held bot is never timed out
+    held = "time: {startup_ms: 120000}\n" + NO_SANDBOX  # a held bot is never timed out
     text = config_text(players(tmp_path / "open" / "gate"), held, holes=2, deal_sets=4)
     (tmp_path / "open" / "gate" / "open").touch()
     whole = run_tournament(parse_tournament(text + "results: whole\n", base_dir=tmp_path), workers=2)
@@ -371,7 +374,7 @@ def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
 def test_junit_of_a_real_tournament_is_valid_and_quotes_a_crashing_bots_stderr(tmp_path: Path) -> None:
     script = json.dumps(str(BOTS / "bad_bot.py"))
     crasher = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, crash-at-startup]}}"
-    extra = "gate: {player: q, baseline: a, margin: 0.5}\n"
+    extra = "gate: {player: q, baseline: a, margin: 0.5}\n" + NO_SANDBOX
     path = write(tmp_path, config_text(BUILTINS[:1] + [crasher], extra, deal_sets=2))
     junit = tmp_path / "junit.xml"
     done = golfref("tournament", str(path), "-q", "--junit", str(junit))

@@ -1,0 +1,557 @@
+"""The bot sandbox: a user of its own, a private view of the system, and resource limits.
+
+Each external bot of a sandboxed match is started through a `Sandbox`, which decides
+three layers, each applied where the machine allows it and recorded in the log
+(`Protections`, ``players[i].sandbox``):
+
+- **Its own user.** When the referee runs as root, the bot's process tree runs as an
+  unprivileged user id of its own, leased for the bot's lifetime from `UID_RANGES` (an id
+  no account and no running process has; the lease is an advisory lock, so concurrent
+  matches and tournament workers never share one). Another user can neither read, trace,
+  signal nor write into the referee or another bot. Every process left with that id when
+  the bot closes is killed.
+- **bubblewrap** (Debian's ``bubblewrap``, the ``bwrap`` program): new user, PID, IPC, UTS,
+  cgroup and (unless the config allows it) network namespaces; a file system that shows
+  only the system's program folders (``/usr``, ``/etc`` and the ``/bin``, ``/lib``
+  links), the bot's own directory and the extra ``paths`` of the config, all read-only;
+  a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death with the
+  referee. The referee's config, its log folder and its virtual environment are covered
+  where they fall inside a folder the bot sees.
+- **Resource limits** (``setrlimit``, inherited by each process of the bot): data memory
+  per process (``RLIMIT_DATA``: what a program allocates, not the address space that
+  runtimes such as the JVM reserve), CPU seconds per process over the match, processes
+  of its user (only with a user of its own: otherwise the count would include the
+  referee's), open files and file size.
+
+A bot that dies at a limit gets a `resource_limit` fault naming it (`Sandbox.limit_hit`):
+the CPU and file-size limits are told by the signal that ended it, memory, processes, open
+files and a full ``/tmp`` by the error its runtime printed on stderr.
+
+docs/SANDBOX.md is the user's account of what this promises and what it does not.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import os
+import pwd
+import re
+import resource
+import secrets
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LIMIT_NAMES",
+    "Limits",
+    "Protections",
+    "Sandbox",
+    "SandboxError",
+    "SandboxSpec",
+    "bubblewrap_problem",
+    "sandbox_spec",
+]
+
+UID_RANGES = ((600_000, 700_000), (50_000, 60_000))
+"""Where bot user ids are leased from: the first range the machine's user namespace maps whole."""
+SYSTEM_PATHS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""The system folders every sandboxed bot sees, read-only (links are kept as links)."""
+_LEASE_DIRS = ("/run/golfref-uids", os.path.join(tempfile.gettempdir(), "golfref-uids-0"))
+
+
+class SandboxError(Exception):
+    """The sandbox cannot be set up as the config requires (one line, names the bot or the problem)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of each sandboxed bot."""
+
+    memory_mb: int = 1024
+    """Data memory per process (RLIMIT_DATA), MiB."""
+    cpu_seconds: int = 600
+    """CPU seconds per process over the whole match (RLIMIT_CPU)."""
+    processes: int = 64
+    """Processes of the bot's own user (RLIMIT_NPROC); applied only with a user of its own."""
+    open_files: int = 256
+    """Open files per process (RLIMIT_NOFILE)."""
+    file_size_mb: int = 16
+    """The largest file a process may write (RLIMIT_FSIZE), MiB."""
+    tmp_mb: int = 64
+    """The size of the bot's private /tmp (with bubblewrap), MiB."""
+
+    def to_json(self) -> dict[str, int]:
+        """The limits as plain data."""
+        return {name: getattr(self, name) for name in LIMIT_NAMES}
+
+
+LIMIT_NAMES = ("memory_mb", "cpu_seconds", "processes", "open_files", "file_size_mb", "tmp_mb")
+"""The limit names of a config's ``sandbox.limits`` and of a `resource_limit` fault."""
+
+
+@dataclass(frozen=True)
+class SandboxSpec:
+    """A config's ``sandbox`` section, after the command line's ``--sandbox`` / ``--no-sandbox``."""
+
+    enabled: bool = False
+    required: bool = False
+    """Refuse to play when bubblewrap cannot be used (otherwise: play with what can be applied)."""
+    network: bool = False
+    paths: tuple[str, ...] = ()
+    """Extra folders or files the bots see, read-only (absolute)."""
+    limits: Limits = field(default_factory=Limits)
+
+    def to_json(self) -> dict[str, Any]:
+        """The section as plain data (a tournament's canonical form uses this)."""
+        return {
+            "enabled": self.enabled,
+            "required": self.required,
+            "network": self.network,
+            "paths": list(self.paths),
+            "limits": self.limits.to_json(),
+        }
+
+    def switched(self, enabled: bool | None) -> SandboxSpec:
+        """This spec with the command line's choice applied (None: the config's)."""
+        return self if enabled is None else replace(self, enabled=enabled)
+
+
+def sandbox_spec(data: Mapping[str, Any] | None, base: Path, enabled_by_default: bool) -> SandboxSpec:
+    """The spec of a schema-checked ``sandbox`` section; relative ``paths`` are read from `base`."""
+    data = data or {}
+    return SandboxSpec(
+        enabled=data.get("enabled", enabled_by_default),
+        required=data.get("required", False),
+        network=data.get("network", False),
+        paths=tuple(str((base / p).resolve()) for p in data.get("paths", ())),
+        limits=Limits(**(data.get("limits") or {})),
+    )
+
+
+@dataclass(frozen=True)
+class Protections:
+    """What was in force for one bot, as recorded in the log."""
+
+    enabled: bool
+    user: int | None = None
+    """The user id the bot ran as, when not the referee's."""
+    bubblewrap: bool = False
+    network_isolated: bool = False
+    limits: Mapping[str, int] = field(default_factory=dict)
+    """The limits applied, by name."""
+    missing: tuple[str, ...] = ()
+    """What the config asked for and was not applied, each with why."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record of ``players[i].sandbox`` (docs/LOG_FORMAT.md)."""
+        return {
+            "enabled": self.enabled,
+            "user": self.user,
+            "bubblewrap": self.bubblewrap,
+            "network_isolated": self.network_isolated,
+            "limits": dict(self.limits),
+            "missing": list(self.missing),
+        }
+
+
+OFF = Protections(enabled=False)
+"""The record of a bot played without the sandbox."""
+
+
+# -- what the machine offers -------------------------------------------------------------
+
+
+def _mapped(path: str) -> list[tuple[int, int]]:
+    """The id ranges (first, end) this process's user namespace maps, from /proc/self/uid_map or gid_map."""
+    try:
+        with open(path) as f:
+            rows = [line.split() for line in f]
+    except OSError:
+        return [(0, 2**32 - 1)]
+    return [(int(inside), int(inside) + int(count)) for inside, _outside, count in rows]
+
+
+@functools.cache
+def _uid_range() -> range | None:
+    maps = [_mapped("/proc/self/uid_map"), _mapped("/proc/self/gid_map")]
+    for first, end in UID_RANGES:
+        if all(any(a <= first and end <= b for a, b in m) for m in maps):
+            return range(first, end)
+    return None
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _drop_to(uid: int) -> list[str]:
+    """The setpriv command that ends a root bubblewrap's set-up as `uid`: no groups, no capabilities,
+    no new privileges (set-user-id programs under /usr stay powerless)."""
+    setpriv = shutil.which("setpriv") or "setpriv"
+    return [setpriv, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--no-new-privs",
+            "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
+
+
+def _namespaces(network: bool) -> list[str]:
+    """bubblewrap's namespace options: its own user namespace unless it runs as root (which then drops
+    to the bot's user itself, see `_drop_to`)."""
+    argv = [] if _is_root() else ["--unshare-user"]
+    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if not network:
+        argv.append("--unshare-net")
+    argv.append("--die-with-parent")
+    if _is_root():
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    return argv
+
+
+@functools.cache
+def bubblewrap_problem() -> str | None:
+    """Why bubblewrap cannot sandbox bots here (one line), or None when it can."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap is not installed (Debian and Ubuntu: apt-get install bubblewrap)"
+    if _is_root() and shutil.which("setpriv") is None:
+        return "setpriv (util-linux) is not installed"
+    drop = _drop_to(_probe_uid()) if _is_root() else []
+    probe = [bwrap, *_namespaces(network=False), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+             "--", *drop, "true"]  # fmt: skip
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=30, env={"PATH": os.defpath}, check=False)
+    except (OSError, subprocess.SubprocessError) as e:
+        return f"bubblewrap cannot be run: {e}"
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines()
+        why = said[-1] if said else f"exit code {done.returncode}"
+        return f"bubblewrap cannot create a sandbox here (are user namespaces disabled?): {why}"
+    return None
+
+
+def _probe_uid() -> int:
+    """An id with no account, to try bubblewrap as a bot's user would."""
+    ids = _uid_range()
+    return ids[-1] if ids is not None else 65534
+
+
+def _bwrap() -> str:
+    found = shutil.which("bwrap")
+    assert found is not None  # bubblewrap_problem() said it is there
+    return found
+
+
+# -- user ids ----------------------------------------------------------------------------
+
+
+def _lease_dir() -> Path | None:
+    """A folder only root can write, for the uid locks."""
+    for candidate in _LEASE_DIRS:
+        path = Path(candidate)
+        try:
+            path.mkdir(mode=0o700, exist_ok=True)
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not path.is_symlink() and st.st_uid == 0 and st.st_mode & 0o077 == 0:
+            return path
+    return None
+
+
+def _process_uids() -> dict[int, int]:
+    """The real user id of every process, by pid (from its status: a process that is not
+    dumpable shows root as the owner of its /proc folder)."""
+    out: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"{entry.path}/status", "rb") as f:
+                    for line in f:
+                        if line.startswith(b"Uid:"):
+                            out[int(entry.name)] = int(line.split()[1])
+                            break
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def _has_account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def _lease_uid() -> tuple[int, int] | None:
+    """A user id for one bot and the locked file that holds it, or None when none is free."""
+    ids = _uid_range()
+    where = _lease_dir()
+    if ids is None or where is None:
+        return None
+    in_use = set(_process_uids().values())
+    start = secrets.randbelow(len(ids))
+    for k in range(len(ids)):
+        uid = ids[(start + k) % len(ids)]
+        if uid in in_use or _has_account(uid):
+            continue
+        fd = os.open(where / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        return uid, fd
+    return None
+
+
+def _become(uid: int) -> None:
+    """Drop every id and group to `uid` (in a child, before exec)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def _kill_user(uid: int) -> None:
+    """Kill every process of `uid` (a leased bot id: only that bot's processes have it)."""
+    for _ in range(5):
+        pids = [pid for pid, owner in _process_uids().items() if owner == uid]
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+# -- one bot -----------------------------------------------------------------------------
+
+_MIB = 1024 * 1024
+_SIGNAL_LIMITS = {signal.SIGXCPU: "cpu_seconds", signal.SIGXFSZ: "file_size_mb"}
+# What runtimes print when an allocation, a fork or an open fails at a limit (lower case).
+_STDERR_LIMITS = (
+    ("memory_mb", re.compile(
+        r"memoryerror|out of memory|cannot allocate memory|bad_alloc|outofmemoryerror"
+        r"|memory allocation of \d+ bytes failed|allocation failed|heap limit")),
+    ("tmp_mb", re.compile(r"no space left on device")),
+    ("file_size_mb", re.compile(r"file too large")),  # where SIGXFSZ is ignored (Python ignores it)
+    ("processes", re.compile(r"cannot fork|fork: retry|fork failed|blockingioerror: \[errno 11\]"
+                             r"|resource temporarily unavailable")),
+    ("open_files", re.compile(r"too many open files")),
+)  # fmt: skip
+_UNITS = {"memory_mb": "MiB", "cpu_seconds": "s", "processes": "processes", "open_files": "files",
+          "file_size_mb": "MiB", "tmp_mb": "MiB"}  # fmt: skip
+
+
+class Sandbox:
+    """How one bot is started and held: its command, environment, limits and user; `close` after it ends.
+
+    `directory` is the bot's own folder (the fingerprint's), `hide` the referee's files
+    that must stay out of its sight.
+    """
+
+    def __init__(
+        self,
+        spec: SandboxSpec,
+        command: Sequence[str],
+        cwd: str,
+        path_env: str,
+        directory: Path | None,
+        hide: Iterable[Path] = (),
+        label: str = "the bot",
+    ) -> None:
+        self.spec = spec
+        self._command = list(command)
+        self._cwd = cwd
+        self._path_env = path_env
+        self._label = label
+        self._lease: tuple[int, int] | None = None
+        missing: list[str] = []
+        user: int | None = None
+        if _is_root():
+            self._lease = _lease_uid()
+            if self._lease is None:  # never the referee's own: root
+                raise SandboxError(f"{label}: no free user id to run it as (golfref.sandbox.UID_RANGES)")
+            user = self._lease[0]
+        else:
+            missing.append("own user: the referee is not root, so the bot runs as the referee's user")
+        problem = bubblewrap_problem()
+        if problem is not None and spec.required:
+            self.close()
+            raise SandboxError(f"the sandbox is required but {problem}")
+        self._bwrap = problem is None
+        if problem is not None:
+            missing.append(f"bubblewrap: {problem}")
+        limits = spec.limits.to_json()
+        if user is None:
+            limits.pop("processes")
+            missing.append("processes: counted per user, and the bot has no user of its own")
+        if not self._bwrap:
+            limits.pop("tmp_mb")
+        if not self._bwrap or spec.network:
+            missing.append(
+                "network: allowed by the config" if spec.network else "network: not isolated without bubblewrap"
+            )
+        self.protections = Protections(
+            enabled=True,
+            user=user,
+            bubblewrap=self._bwrap,
+            network_isolated=self._bwrap and not spec.network,
+            limits=limits,
+            missing=tuple(missing),
+        )
+        self._uid = user  # bubblewrap as root drops to it itself (`_drop_to`); without it, the preexec does
+        try:
+            self.argv = self._wrap(directory, list(hide)) if self._bwrap else list(self._command)
+        except SandboxError:
+            self.close()
+            raise
+
+    # -- start -------------------------------------------------------------------------
+
+    def environment(self, env: Mapping[str, str]) -> dict[str, str]:
+        """The bot's environment in the sandbox: HOME is its private /tmp under bubblewrap."""
+        return {**env, "HOME": "/tmp"} if self._bwrap else dict(env)
+
+    def preexec(self, then: Callable[[], None] | None) -> Callable[[], None]:
+        """The function run in the bot's child process before exec: user, limits, then `then`."""
+        uid = None if self._bwrap else self._uid
+        rlimits = self._rlimits()
+
+        def run() -> None:
+            if uid is not None:
+                _become(uid)
+            for which, soft, hard in rlimits:
+                resource.setrlimit(which, (soft, hard))
+            if then is not None:
+                then()  # after the user change, which would clear a parent-death signal
+
+        return run
+
+    def _rlimits(self) -> list[tuple[int, int, int]]:
+        applied = self.protections.limits
+        out = []
+        if "memory_mb" in applied:
+            out.append((resource.RLIMIT_DATA, applied["memory_mb"] * _MIB, applied["memory_mb"] * _MIB))
+        if "cpu_seconds" in applied:
+            # SIGXCPU at the soft limit; a bot that ignores it is killed a few seconds later.
+            out.append((resource.RLIMIT_CPU, applied["cpu_seconds"], applied["cpu_seconds"] + 5))
+        if "processes" in applied:
+            out.append((resource.RLIMIT_NPROC, applied["processes"], applied["processes"]))
+        if "open_files" in applied:
+            out.append((resource.RLIMIT_NOFILE, applied["open_files"], applied["open_files"]))
+        if "file_size_mb" in applied:
+            out.append((resource.RLIMIT_FSIZE, applied["file_size_mb"] * _MIB, applied["file_size_mb"] * _MIB))
+        return out
+
+    def _wrap(self, directory: Path | None, hide: list[Path]) -> list[str]:
+        """The bubblewrap command line that runs the bot's command."""
+        spec = self.spec
+        shown = [directory.resolve()] if directory is not None else []
+        shown += [Path(p) for p in spec.paths if os.path.exists(p)]
+        system = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
+        self._check_program(shown, system)
+        argv = [_bwrap(), *_namespaces(spec.network), "--proc", "/proc", "--dev", "/dev"]
+        for path in system:
+            if os.path.islink(path):
+                argv += ["--symlink", os.readlink(path), path]
+            else:
+                argv += ["--ro-bind", path, path]
+        argv += ["--perms", "1777", "--size", str(spec.limits.tmp_mb * _MIB), "--tmpfs", "/tmp"]
+        cwd = Path(self._cwd).resolve()
+        # Folders on the way to what the bot sees are made searchable (bubblewrap would copy
+        # the modes of the real ones, and a 0700 parent would lock the bot's own user out).
+        made = {Path("/"), Path("/tmp")}
+        for folders in [*(f.parents for f in shown), (cwd, *cwd.parents)]:
+            for folder in reversed(folders):
+                if folder not in made and not any(folder.is_relative_to(p) for p in system):
+                    made.add(folder)
+                    argv += ["--perms", "0755", "--dir", str(folder)]
+        for folder in shown:
+            argv += ["--ro-bind", str(folder), str(folder)]
+        argv += self._covers(shown, hide)
+        drop = _drop_to(self._uid) if _is_root() and self._uid is not None else []
+        argv += ["--remount-ro", "/", "--chdir", str(cwd), "--", *drop, *self._command]
+        return argv
+
+    def _covers(self, shown: list[Path], hide: list[Path]) -> list[str]:
+        """bubblewrap arguments that cover the referee's files inside the folders a bot sees."""
+        argv: list[str] = []
+        for path in hide:
+            secret = path.resolve()
+            for seen in shown:
+                if secret == seen or seen.is_relative_to(secret):
+                    raise SandboxError(
+                        f"{self._label}: its folder {seen} would show the referee's {secret}; "
+                        "keep logs and configs outside the bots' folders"
+                    )
+                if not secret.is_relative_to(seen):
+                    continue
+                if secret.is_dir():
+                    argv += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
+                elif secret.exists():
+                    argv += ["--ro-bind", os.devnull, str(secret)]
+        return argv
+
+    def _check_program(self, shown: list[Path], system: list[str]) -> None:
+        """Fail early, in one line, when the bot's program would not be visible inside the sandbox."""
+        program = self._command[0]
+        roots = [Path(p).resolve() for p in system] + shown
+        found: str | None
+        if "/" in program:
+            found = str(Path(self._cwd, program))
+            candidates = [found]
+        else:
+            search = self._path_env.split(os.pathsep)
+            candidates = [os.path.join(d, program) for d in search if d]
+            found = shutil.which(program, path=self._path_env)
+        if found is None or not os.path.isfile(found):
+            return  # not there at all: it fails to start like any missing program
+        for c in candidates:
+            if c is not None and os.path.isfile(c) and any(Path(c).resolve().is_relative_to(r) for r in roots):
+                return
+        raise SandboxError(
+            f"{self._label}: its program {program} is not visible in the sandbox (found at {found}, outside /usr and "
+            "the bot's folder); name an interpreter under /usr or add its folder to sandbox.paths"
+        )
+
+    # -- after it ends -----------------------------------------------------------------
+
+    def exit_code(self, code: int | None) -> int | None:
+        """The bot's own exit status: bubblewrap reports a death by signal N as code 128+N."""
+        if self._bwrap and code is not None and 128 < code < 128 + signal.NSIG:
+            return -(code - 128)
+        return code
+
+    def limit_hit(self, code: int | None, stderr: str) -> str | None:
+        """The limit a bot that ended with `code` (and printed `stderr`) ran into, or None."""
+        applied = self.protections.limits
+        if code is not None and code < 0:
+            name = _SIGNAL_LIMITS.get(signal.Signals(-code)) if -code in signal.valid_signals() else None
+            if name in applied:
+                return name
+        if code == 0:
+            return None
+        tail = stderr[-4000:].lower()
+        for name, pattern in _STDERR_LIMITS:
+            if name in applied and pattern.search(tail):
+                return name
+        return None
+
+    def describe(self, name: str) -> str:
+        """A limit as said in a fault: ``memory_mb (1024 MiB)``."""
+        return f"{name} ({self.protections.limits[name]} {_UNITS[name]})"
+
+    def close(self) -> None:
+        """Kill whatever still runs as the bot's user and give its user id back."""
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            uid, fd = lease
+            _kill_user(uid)
+            os.close(fd)
