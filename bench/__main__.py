@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from . import engine, referee, replay, startup, tournament
+from . import engine, referee, replay, sandbox, startup, tournament
 
 SECTIONS = {
     "startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run,
-    "tournament": tournament.run,
+    "tournament": tournament.run, "sandbox": sandbox.run,
 }
 
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .replay import Report
     from .results import MatchRecord
     from .sandbox import SandboxSpec
-    from .signing import SignatureCheck
+    from .signing import SignatureCheck, Signer
     from .sprt import SprtResult
     from .tournament_config import GateRule, TournamentConfig
 
@@ -227,6 +227,10 @@ LogOpt = Annotated[
 ForceOpt = Annotated[
     bool, typer.Option("--force", help="Replace a file at the log path even if it is not a golfref log.")
 ]
+SignOpt = Annotated[
+    str | None,
+    typer.Option("--sign", metavar="KEY", help="Sign each final log with this private key (golfref keygen)."),
+]
 SandboxOpt = Annotated[
     bool | None,
     typer.Option(
@@ -327,10 +331,7 @@ def run(
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
     force: ForceOpt = False,
-    sign: Annotated[
-        str | None,
-        typer.Option("--sign", metavar="KEY", help="Sign the final log with this private key (golfref keygen)."),
-    ] = None,
+    sign: SignOpt = None,
     sandbox: SandboxOpt = None,
 ) -> None:
     """Play a match between bots and print the standings.
@@ -338,20 +339,15 @@ def run(
     On a terminal, a live line on stderr shows the hole and turn in play, the totals, the
     time elapsed and an estimate of what is left (not with --quiet or --json).
     """
+    from pathlib import Path
+
     from .config import ConfigError
     from .referee import MatchInterrupted, SeatStatus, run_match
     from .report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")
-    signer = None
-    if sign is not None:
-        from .signing import KeyFileError, Signer
-
-        try:
-            signer = Signer.from_file(sign)
-        except KeyFileError as e:
-            fail(f"--sign {e}")
+    signer = _signer_or_fail(sign)
     cfg = _config_or_fail(config)
     cfg = dataclasses.replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
     _sandbox_warning(cfg.sandbox)
@@ -377,6 +373,7 @@ def run(
                 on_turn=None if live is None else live.on_turn,
                 force=force,
                 sign=signer,
+                hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
             )
     except MatchInterrupted as e:
         err(f"golfref: interrupted by {signal.Signals(e.signum).name}; the incomplete log is {e.log_path}")
@@ -396,6 +393,18 @@ def run(
     disqualified = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
     if disqualified or (strict and result.faults):
         raise typer.Exit(EXIT_FAULTED)
+
+
+def _signer_or_fail(sign: str | None) -> Signer | None:
+    """The signer of `--sign KEY`, or a one-line error naming what is wrong with the key."""
+    if sign is None:
+        return None
+    from .signing import KeyFileError, Signer
+
+    try:
+        return Signer.from_file(sign)
+    except KeyFileError as e:
+        fail(f"--sign {e}")
 
 
 def _parse_number(option: str, text: str | None, what: str) -> int | None:
@@ -694,6 +703,7 @@ def tournament(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
+    sign: SignOpt = None,
     sandbox: SandboxOpt = None,
 ) -> None:
     """Play a tournament (or resume it): many matches in parallel, duplicate deals, standings and a gate.
@@ -723,6 +733,7 @@ def tournament(
         cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
     cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
     _sandbox_warning(cfg.sandbox)
+    _signer_or_fail(sign)  # a bad key is refused before any match
     view = None
     if not quiet and not as_json and as_csv is None and sys.stderr.isatty():
         from .tournament_view import LiveTournament
@@ -730,7 +741,12 @@ def tournament(
         view = LiveTournament([p.name for p in cfg.players])
     try:
         with view if view is not None else contextlib.nullcontext():
-            outcome = run_tournament(cfg, workers=workers, on_progress=None if view is None else view.update)
+            outcome = run_tournament(
+                cfg,
+                workers=workers,
+                on_progress=None if view is None else view.update,
+                sign_key=None if sign is None else Path(sign).resolve(),
+            )
     except (TournamentError, StoreError) as e:
         fail(str(e))
     records = list(outcome.records)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import abc
 import concurrent.futures as cf
+import functools
 import multiprocessing
 import os
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ class MatchJob:
     deal_set: int
     config: MatchConfig
     log_path: Path
+    sign_key: Path | None = None
+    """The private key that signs the log (`golfref tournament --sign`), read by the worker."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,14 @@ def play(job: MatchJob) -> MatchOutcome:
             os._exit(1)
 
 
+@functools.cache
+def _signer(path: Path) -> Callable[[bytes], dict[str, Any]]:
+    """The signer of a key file, read once per worker."""
+    from .signing import Signer
+
+    return Signer.from_file(path)
+
+
 def _play(job: MatchJob) -> MatchOutcome:
     from .referee import MatchInterrupted, run_match
 
@@ -103,9 +114,15 @@ def _play(job: MatchJob) -> MatchOutcome:
             raise KeyboardInterrupt  # run_match stops as on Ctrl-C: the log kept as interrupted
 
     try:
-        # The results directory (the store, every log) stays out of sandboxed bots' sight.
-        results = Path(job.config.log.directory or ".")
-        result = run_match(job.config, log_path=str(job.log_path), on_turn=stop_between_turns, hide=(results,))
+        # The results directory (the store, every log) and the signing key stay out of sandboxed bots' sight.
+        hide = [Path(job.config.log.directory or ".")]
+        signer = None
+        if job.sign_key is not None:
+            signer = _signer(job.sign_key)
+            hide.append(job.sign_key)
+        result = run_match(
+            job.config, log_path=str(job.log_path), on_turn=stop_between_turns, hide=hide, sign=signer
+        )
     except MatchInterrupted:
         return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
     except ConfigError as e:

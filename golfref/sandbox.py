@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "ADDRESS_SPACE_FACTOR",
     "LIMIT_NAMES",
     "Limits",
     "Protections",
@@ -75,7 +76,9 @@ class Limits:
     """Resource limits of each sandboxed bot."""
 
     memory_mb: int = 1024
-    """Data memory per process (RLIMIT_DATA), MiB."""
+    """Memory per process, MiB: what it allocates privately (RLIMIT_DATA), and at most
+    `ADDRESS_SPACE_FACTOR` times as much address space (RLIMIT_AS) for shared mappings and
+    for runtimes that reserve more than they use (the JVM)."""
     cpu_seconds: int = 600
     """CPU seconds per process over the whole match (RLIMIT_CPU)."""
     processes: int = 64
@@ -92,6 +95,8 @@ class Limits:
         return {name: getattr(self, name) for name in LIMIT_NAMES}
 
 
+ADDRESS_SPACE_FACTOR = 4
+"""A bot's address space may be this many times its ``memory_mb`` (see `Limits.memory_mb`)."""
 LIMIT_NAMES = ("memory_mb", "cpu_seconds", "processes", "open_files", "file_size_mb", "tmp_mb")
 """The limit names of a config's ``sandbox.limits`` and of a `resource_limit` fault."""
 
@@ -334,16 +339,17 @@ def _kill_user(uid: int) -> None:
 
 _MIB = 1024 * 1024
 _SIGNAL_LIMITS = {signal.SIGXCPU: "cpu_seconds", signal.SIGXFSZ: "file_size_mb"}
-# What runtimes print when an allocation, a fork or an open fails at a limit (lower case).
+# What runtimes and C's strerror print when an allocation, a write, a fork or an open fails
+# at a limit, and the errno names a bot may print itself (matched in lower case).
 _STDERR_LIMITS = (
     ("memory_mb", re.compile(
         r"memoryerror|out of memory|cannot allocate memory|bad_alloc|outofmemoryerror"
-        r"|memory allocation of \d+ bytes failed|allocation failed|heap limit")),
-    ("tmp_mb", re.compile(r"no space left on device")),
-    ("file_size_mb", re.compile(r"file too large")),  # where SIGXFSZ is ignored (Python ignores it)
+        r"|memory allocation of \d+ bytes failed|allocation failed|heap limit|\benomem\b")),
+    ("tmp_mb", re.compile(r"no space left on device|\benospc\b")),
+    ("file_size_mb", re.compile(r"file too large|\befbig\b")),  # where SIGXFSZ is ignored (Python ignores it)
     ("processes", re.compile(r"cannot fork|fork: retry|fork failed|blockingioerror: \[errno 11\]"
-                             r"|resource temporarily unavailable")),
-    ("open_files", re.compile(r"too many open files")),
+                             r"|resource temporarily unavailable|\beagain\b")),
+    ("open_files", re.compile(r"too many open files|\bemfile\b")),
 )  # fmt: skip
 _UNITS = {"memory_mb": "MiB", "cpu_seconds": "s", "processes": "processes", "open_files": "files",
           "file_size_mb": "MiB", "tmp_mb": "MiB"}  # fmt: skip
@@ -438,7 +444,9 @@ class Sandbox:
         applied = self.protections.limits
         out = []
         if "memory_mb" in applied:
-            out.append((resource.RLIMIT_DATA, applied["memory_mb"] * _MIB, applied["memory_mb"] * _MIB))
+            data = applied["memory_mb"] * _MIB
+            out.append((resource.RLIMIT_DATA, data, data))
+            out.append((resource.RLIMIT_AS, data * ADDRESS_SPACE_FACTOR, data * ADDRESS_SPACE_FACTOR))
         if "cpu_seconds" in applied:
             # SIGXCPU at the soft limit; a bot that ignores it is killed a few seconds later.
             out.append((resource.RLIMIT_CPU, applied["cpu_seconds"], applied["cpu_seconds"] + 5))

@@ -234,8 +234,12 @@ def run_tournament(
     workers: int | None = None,
     executor: Executor | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    sign_key: Path | None = None,
 ) -> TournamentResult:
-    """Play (or resume) a tournament in `config.results`; raises TournamentError or StoreError before any match."""
+    """Play (or resume) a tournament in `config.results`; raises TournamentError or StoreError before any match.
+
+    `sign_key`: a private key file (`golfref keygen`) that signs each log played now.
+    """
     directory = config.results
     specs = schedule(config)
     with _locked(directory), Store(directory) as store:
@@ -251,7 +255,7 @@ def run_tournament(
         kept = _kept(config, store, specs)
         records = [kept[i] for i in sorted(kept)]
         jobs = [
-            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name)
+            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key)
             for s in specs
             if s.index not in kept
         ]

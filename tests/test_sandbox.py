@@ -328,3 +328,14 @@ def test_a_tournament_sandboxes_its_bots_by_default(shared: Path) -> None:
     for log in logs:
         doc = json.loads(log.read_text(encoding="utf-8"))
         assert next(p for p in doc["players"] if p["name"] == "peek")["sandbox"]["bubblewrap"] is True
+
+
+def test_the_docs_config_example_shows_the_defaults() -> None:
+    text = (ROOT / "docs" / "SANDBOX.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.S) if b.startswith("sandbox:")]
+    section = yaml.safe_load(block)["sandbox"]
+    assert section["limits"] == sandbox.Limits().to_json()
+    defaults = sandbox.SandboxSpec(enabled=True)
+    assert sandbox.sandbox_spec(section, ROOT, enabled_by_default=False) == defaults
+    (record,) = [b for b in re.findall(r"```json\n(.*?)```", text, flags=re.S) if '"enabled": true' in b]
+    assert set(json.loads(record)) == set(sandbox.OFF.to_json())

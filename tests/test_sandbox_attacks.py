@@ -35,6 +35,8 @@ from typing import Any
 import pytest
 import yaml
 
+from golfref.sandbox import bubblewrap_problem
+
 from .conftest import BOTS, default_signals
 
 HOSTILE = BOTS / "hostile"
@@ -57,7 +59,13 @@ pytestmark = pytest.mark.process
 @pytest.fixture(
     params=[
         pytest.param("off"),
-        pytest.param("on", marks=pytest.mark.skip(reason="sandbox not merged yet")),
+        pytest.param(
+            "on",
+            marks=pytest.mark.skipif(
+                bubblewrap_problem() is not None or os.geteuid() != 0,
+                reason=f"needs root and a usable bubblewrap ({bubblewrap_problem() or 'not root'})",
+            ),
+        ),
     ]
 )
 def sandbox(request: pytest.FixtureRequest) -> bool:
@@ -149,8 +157,8 @@ def assert_protections_recorded(match: Match, sandbox: bool) -> None:
         if sandbox:
             assert player["sandbox"]["enabled"] is True
         else:
-            # Logs of today's referee have no `sandbox` entry: off is all it can be.
-            assert player.get("sandbox", {"enabled": False})["enabled"] is False
+            assert player["sandbox"] == {"enabled": False, "user": None, "bubblewrap": False,
+                                         "network_isolated": False, "limits": {}, "missing": []}  # fmt: skip
 
 
 def assert_honest_undisturbed(match: Match) -> None:
@@ -230,7 +238,7 @@ def test_the_seed_and_the_referee_are_out_of_reach(tmp_path: Path, sandbox: bool
 
 def test_the_opponent_memory_is_out_of_reach(tmp_path: Path, sandbox: bool, token: str) -> None:
     """Attack 2: the opponent's memory holds what it keeps private (here victim_bot's secret)."""
-    match = play(tmp_path, sandbox, bot("peek_bot.py", token))
+    match = play(tmp_path, sandbox, bot("snoop_bot.py", token))
     report, victim = match.report(), match.report(HONEST_SEAT)
     assert report is not None and victim is not None
     if sandbox:

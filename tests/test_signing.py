@@ -224,3 +224,24 @@ def test_an_interrupted_log_is_signed_too(tmp_path: Path, keys: tuple[Path, Path
     doc = json.loads(log.read_text())
     assert doc["status"] == "interrupted"
     assert check_signature(doc, load_public_key(keys[1])).status is SignatureStatus.TRUSTED
+
+
+def test_tournament_sign_signs_every_log_it_plays(tmp_path: Path, keys: tuple[Path, Path]) -> None:
+    private, public = keys
+    results = tmp_path / "t"
+    done = invoke("tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--deal-sets", "2",
+                  "--results", str(results), "--quiet", "--sign", str(private))  # fmt: skip
+    assert done.exit_code == 0, done.output
+    logs = sorted(str(p) for p in (results / "logs").glob("*.json"))
+    assert len(logs) == 4
+    check = invoke("replay", "--check", "--trust", str(public), *logs)
+    assert check.exit_code == 0, check.output
+    assert check.output.count("signed by the trusted key") == 4
+
+
+def test_tournament_sign_with_a_bad_key_plays_nothing(tmp_path: Path) -> None:
+    results = tmp_path / "t"
+    done = invoke("tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--results", str(results),
+                  "--quiet", "--sign", str(tmp_path / "missing.pem"))  # fmt: skip
+    assert done.exit_code == 2 and done.output.count("\n") == 1 and "--sign" in done.output
+    assert not results.exists()

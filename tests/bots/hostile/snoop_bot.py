@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Attack 2: read the opponent's memory.
 
-`peek_bot.py OUT`: at its first request (every bot is ready by then) it finds the other bots
+`snoop_bot.py OUT`: at its first request (every bot is ready by then) it finds the other bots
 (the referee's other children) through /proc and scans each one's private memory through
 /proc/<pid>/mem for `VICTIM-SECRET-` and 32 hex digits (what victim_bot.py keeps). Report:
 {"opponents": [pid, ...], "mem": {pid: "read" or an errno name}, "secrets": [...]}.
