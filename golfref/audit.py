@@ -43,6 +43,7 @@ __all__ = [
     "MIN_ANSWER_MS",
     "CLUSTER_WINDOW_MS",
     "CLUSTER_MIN",
+    "SEED_DIGITS_MIN",
     "AuditError",
     "Kind",
     "Finding",

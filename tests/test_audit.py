@@ -9,9 +9,13 @@ and checks the finding names the right seat, message and field. Bad input gets o
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,11 +25,11 @@ import yaml
 from typer.testing import CliRunner
 
 from golfref import audit as audit_module
-from golfref.audit import CLUSTER_MIN, MIN_ANSWER_MS, Kind, audit_file
+from golfref.audit import CLUSTER_MIN, CLUSTER_WINDOW_MS, MIN_ANSWER_MS, SEED_DIGITS_MIN, Kind, audit_file
 from golfref.cli import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
 from golfref.config import parse_config
 from golfref.log import compute_digest, read_log
-from golfref.referee import run_match
+from golfref.referee import MatchInterrupted, run_match
 
 pytestmark = [pytest.mark.process]
 
@@ -148,6 +152,41 @@ def test_a_real_match_is_clean(tmp_path: Path, name: str) -> None:
     assert (code, stderr) == (EXIT_OK, ""), lines
     assert lines == [f"{log}: clean: {lines[0].split('clean: ')[1]}"]
     assert " to 3 seats checked, no leak, no warning" in lines[0]
+
+
+def test_an_interrupted_match_with_a_request_open_is_clean(tmp_path: Path) -> None:
+    """Stopped while a bot thinks: its open request is in the transcript, not in the log's steps."""
+    asleep = tmp_path / "asleep"
+    sleeper = {
+        "name": "sleeper",
+        "command": [sys.executable, str(ROOT / "tests" / "bots" / "bad_bot.py"), "sleep-forever"],
+        "env": {"BAD_BOT_ASLEEP": str(asleep)},
+    }
+    echo = {"name": "echo", "command": [sys.executable, str(ECHO_BOT)]}
+
+    def stop_when_asleep() -> None:
+        deadline = time.monotonic() + GENEROUS / 1000
+        while not asleep.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    stopper = threading.Thread(target=stop_when_asleep)
+    stopper.start()
+    try:
+        with pytest.raises(MatchInterrupted):
+            play(tmp_path, {"preset": "standard", "layout": "2x2", "holes": 1}, seats=[echo, sleeper])
+    finally:
+        stopper.join()
+    log = tmp_path / "m.json"
+    doc = read_log(log)
+    asked = [s["request"] for s in doc["holes"][0]["steps"] if s["request"] is not None]
+    open_request = json.loads(
+        next(r["line"] for r in read_transcript(log, 1) if r["dir"] == "to_bot" and '"request"' in r["line"])
+    )
+    assert doc["status"] == "interrupted" and open_request["id"] == max(asked, default=0) + 1
+    result = audit_file(str(log))
+    assert result.clean, [f.line() for f in result.findings]
+    assert result.messages == sum(1 for s in (0, 1) for r in read_transcript(log, s) if r["dir"] == "to_bot")
 
 
 def test_the_played_match_is_clean_and_says_how_much_was_checked(match: Path) -> None:
@@ -436,3 +475,15 @@ def test_several_logs_exit_with_the_worst(match: Path, tmp_path: Path) -> None:
     code, lines, stderr = audit(str(match), str(tmp_path / "nowhere.json"))
     assert code == EXIT_USAGE
     assert lines[0].endswith("no leak, no warning") and "no such file" in stderr
+
+
+def test_the_docs_state_the_thresholds_and_every_kind() -> None:
+    text = " ".join((ROOT / "docs" / "AUDIT.md").read_text(encoding="utf-8").split())
+    assert f"under {MIN_ANSWER_MS} ms (`audit.MIN_ANSWER_MS`)" in text
+    assert f"at least {CLUSTER_MIN} faults (`audit.CLUSTER_MIN`)" in text
+    assert f"within {CLUSTER_WINDOW_MS} ms (`audit.CLUSTER_WINDOW_MS`)" in text
+    assert f"a seed of {SEED_DIGITS_MIN} or more digits" in text
+    for kind in Kind:
+        assert f"`{kind.value}`" in text or f"`warning: {kind.value}`" in text, kind
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`golfref audit LOG... [--json]`" in readme and "(docs/AUDIT.md)" in readme
