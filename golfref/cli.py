@@ -762,10 +762,8 @@ def tournament(
     if junit is not None:
         _write_junit(junit, cfg.results, cfg.gate)
     if outcome.stopped_by not in (None, "sprt"):
-        err(
-            f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
-            f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume"
-        )
+        err(f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
+            f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume")
         raise typer.Exit(EXIT_SIGNAL_BASE + signal.Signals[outcome.stopped_by])
     if outcome.errors:
         raise typer.Exit(EXIT_INTERNAL)
