@@ -605,6 +605,55 @@ def replay(
         out(line)
 
 
+AUDIT_EXIT_CODES = {
+    EXIT_OK: "every log is clean: no leak, no warning",
+    EXIT_FAULTED: "a leak or a warning in some log, or a log changed after it was written (tampered)",
+    EXIT_USAGE: "bad usage or input that cannot be audited: no such file, not a valid log, no transcripts",
+}
+
+
+def _audit_exit_help() -> str:
+    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in AUDIT_EXIT_CODES.items())
+    return f"\b\nExit codes:\n{rows}"
+
+
+@app.command(epilog=_audit_exit_help())
+def audit(
+    logs: Annotated[list[str], typer.Argument(metavar="LOG", help="A log with transcripts next to it; one or more.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings as one JSON array.")] = False,
+) -> None:
+    """Check that no bot was shown what it could not know yet, from a log and its transcripts.
+
+    The log is validated as replay --check does; then the match is re-derived through the
+    engine and every message in each seat's transcript is compared with what that seat
+    could know then. One line per finding (leaks; warnings for mismatches, timing
+    anomalies and fault clusters) and a summary line per log. See docs/AUDIT.md.
+    """
+    from .audit import AuditError, audit_file
+
+    code = EXIT_OK
+    items: list[dict[str, Any]] = []
+    for path in logs:
+        try:
+            result = audit_file(path)
+        except AuditError as e:
+            err(f"golfref: error: {sanitize(_one_line(str(e)))}")
+            items.append({"path": path, "status": "error", "error": str(e)})
+            code = max(code, EXIT_USAGE)
+            continue
+        if not result.clean:
+            code = max(code, EXIT_FAULTED)
+        if as_json:
+            items.append(result.to_json())
+            continue
+        for finding in result.findings:
+            out(sanitize(_one_line(f"{path}: {finding.line()}")))
+        out(sanitize(_one_line(f"{path}: {result.summary()}")))
+    if as_json:
+        out(json.dumps(items, ensure_ascii=False))
+    raise typer.Exit(code)
+
+
 TOURNAMENT_EXIT_CODES = {
     EXIT_OK: "every match played (or the SPRT decided early); the gate, if any, passed",
     EXIT_FAULTED: "the gate failed, or had not enough data to pass",
