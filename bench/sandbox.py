@@ -34,11 +34,11 @@ def _config(log_dir: str, holes: int, sandbox: bool):
 
 
 def _match(log_dir: str, holes: int, sandbox: bool) -> tuple[float, float]:
-    """One 2-bot match: (ms to start both bots and have them ready, us per bot decision)."""
+    """One 2-bot match: (ms to set up and start both bots and have them ready, us per bot decision)."""
     referee = _Referee(_config(log_dir, holes, sandbox), None, None, None)
-    referee.box_bots(())
+    start = time.perf_counter()
+    referee.box_bots(())  # leasing the user ids and building the command lines is start-up too
     try:
-        start = time.perf_counter()
         referee.start()
         started = time.perf_counter() - start
         start = time.perf_counter()

@@ -131,6 +131,7 @@ _RAW_CHARS = 200
 _TERM_WAIT = 0.3  # between SIGTERM and SIGKILL
 _REAP_WAIT = 2.0  # a SIGKILLed process normally goes in microseconds; this only bounds the odd stuck one
 _POLL = 0.05  # wake-up period where there is no pidfd to report a bot's exit
+_CHECK_EVERY = 0.25  # how often a wait calls the pool's `check` (see BotPool)
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_SET_PDEATHSIG = 1
 _PR_SET_DUMPABLE = 4
@@ -718,10 +719,17 @@ class BotProcess:
 
 
 class BotPool:
-    """Several bots waited on through one selector, servicing all of them during any wait."""
+    """Several bots waited on through one selector, servicing all of them during any wait.
 
-    def __init__(self, bots: Iterable[BotProcess] = ()) -> None:
+    `check`, when given, is called at least every `_CHECK_EVERY` seconds of a wait for a
+    line, and may raise to end it (the referee's stop, should a signal's exception have
+    been lost: Python drops an exception raised by a handler that ran inside a fork hook
+    or a finalizer).
+    """
+
+    def __init__(self, bots: Iterable[BotProcess] = (), check: Callable[[], None] | None = None) -> None:
         self._mux = _Mux()
+        self._check_stop = check
         self._bots: list[BotProcess] = []
         for bot in bots:
             self.add(bot)
@@ -777,6 +785,9 @@ class BotPool:
             wait = max(0.0, deadline - now)
             if bot._pidfd is None:
                 wait = min(wait, _POLL)
+            if self._check_stop is not None:
+                self._check_stop()
+                wait = min(wait, _CHECK_EVERY)
             self._mux.pump(wait)
 
     def take_unasked(self, bot: BotProcess) -> list[ReadResult]:

@@ -277,8 +277,10 @@ class _Referee:
         on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None,
         on_turn: Callable[[Game], None] | None = None,
         sign: Callable[[bytes], dict[str, Any]] | None = None,
+        stop_check: Callable[[], None] | None = None,
     ) -> None:
         self.config = config
+        self.stop_check = stop_check
         self.sign = sign
         self.rules = config.rules
         self.seed = seed if seed is not None else (config.seed if config.seed is not None else secrets.randbits(63))
@@ -307,7 +309,7 @@ class _Referee:
             )
             for i, spec in enumerate(config.players)
         ]
-        self.pool = BotPool()
+        self.pool = BotPool(check=stop_check)
         self.faults: list[Fault] = []
         self.builder = LogBuilder(
             match_id=self.match_id,
@@ -483,6 +485,8 @@ class _Referee:
             seat.bot = bot
             self.pool.add(bot)
             started.append(seat)
+            if self.stop_check is not None:
+                self.stop_check()  # a signal during the fork ran its handler in a fork hook, which cannot raise
         for seat in started:
             if not self._send(seat, protocol.hello(seat.index, self.names, rules_json, tc.to_json())):
                 self._send_failed(seat, "its ready", None)
@@ -816,7 +820,7 @@ def run_match(
     hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
     with _stop_on_signals() as stopped:
-        referee = _Referee(config, seed, log_path, on_hole, on_turn, sign)
+        referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, stopped.check)
         check_outputs(config, referee.log_path, force=force)
         referee.box_bots(hide)
         try:
@@ -835,32 +839,47 @@ def run_match(
                 return referee.finish()
             except (_Stop, KeyboardInterrupt) as e:
                 signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
-                stopped.append(signum)
+                stopped.cleaning = True
                 referee.abort("interrupted", f"interrupted by {signal.Signals(signum).name}")
                 raise MatchInterrupted(referee.log_path, signum) from None
             except BaseException as e:
-                stopped.append(0)
+                stopped.cleaning = True
                 referee.abort("error", f"{type(e).__name__}: {e}")
                 raise
         finally:
             referee.release_sandboxes()
 
 
+@dataclass
+class _StopState:
+    """The stop signals of one match: the first one raises `_Stop`; `cleaning` once it was caught."""
+
+    signum: int | None = None
+    cleaning: bool = False
+
+    def check(self) -> None:
+        """Raise the stop again if its first raise was lost (a handler run inside a fork hook or a
+        finalizer cannot raise: Python reports the exception as unraisable and goes on)."""
+        if self.signum is not None and not self.cleaning:
+            raise _Stop(self.signum)
+
+
 @contextlib.contextmanager
-def _stop_on_signals() -> Iterator[list[int]]:
+def _stop_on_signals() -> Iterator[_StopState]:
     """Turn the first stop signal into `_Stop` and hold off any later one while the match is cleaned up.
 
     The handler itself decides, so no window is left between a first signal and the
-    cleanup in which a second one could cut the cleanup short. Yields a list that the
-    caller appends to once it is cleaning up: a signal from then on is only noted. A
-    signal that was ignored when the match started (``nohup``) is left ignored.
+    cleanup in which a second one could cut the cleanup short. Yields the match's
+    `_StopState`: the caller sets `cleaning` once it is cleaning up, and calls `check` where
+    it waits (a stop whose exception was lost is raised there). A signal that was ignored
+    when the match started (``nohup``) is left ignored.
     """
-    stopping: list[int] = []
+    state = _StopState()
 
     def handler(signum: int, frame: object) -> None:
-        if stopping:
+        if state.signum is not None:
             return  # already stopping: the cleanup must run to its end
-        stopping.append(signum)
+        state.signum = signum
         raise _Stop(signum)
 
     try:
@@ -868,10 +887,10 @@ def _stop_on_signals() -> Iterator[list[int]]:
         taken = [sig for sig in STOP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN]
         previous = {sig: signal.signal(sig, handler) for sig in taken}
     except ValueError:  # not the main thread: signals are not ours to handle
-        yield stopping
+        yield state
         return
     try:
-        yield stopping
+        yield state
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)

@@ -273,6 +273,8 @@ def run_tournament(
                     on_progress(progress)
                 for outcome in runner.run(jobs) if jobs else iter(()):
                     played += _take(outcome, store, progress, errors)
+                    if seen:  # a signal whose _Stop was lost (its handler ran in the pool's fork hooks)
+                        raise _Stop(seen[0])
                     if on_progress is not None:
                         on_progress(progress)
                     if stopped_by is None and _sprt_done(config, progress.records):

@@ -991,3 +991,44 @@ def test_disqualifies_is_the_fault_policy(policy: str, kind: FaultKind, faults: 
     from golfref.referee import disqualifies
 
     assert disqualifies(FaultPolicy(FaultMode(policy), "greedy", 3), kind, faults) is out
+
+
+# A fork hook that signals this process once when armed: its handler then runs inside the
+# hook, where Python cannot raise (the exception is reported as unraisable and dropped).
+_signal_at_fork: list[int] = []
+
+
+def _fork_hook() -> None:
+    if _signal_at_fork:
+        os.kill(os.getpid(), _signal_at_fork.pop())
+
+
+os.register_at_fork(after_in_parent=_fork_hook)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the lost exception, provoked
+def test_a_stop_whose_exception_was_lost_in_a_fork_hook_still_stops_the_match(tmp_path: Path) -> None:
+    """A tournament worker hung on a held bot: its SIGINT came while a bot was being forked."""
+    import signal
+
+    from golfref.referee import MatchInterrupted
+
+    text = (
+        "match: lost\nrules: {preset: standard, layout: 2x2, holes: 1}\nseed: 3\n"
+        f"players:\n  - {{name: held, command: [{json.dumps(sys.executable)}, "
+        f"{json.dumps(str(BOTS / 'bad_bot.py'))}, never-ready]}}\n"
+        "  - {name: house, builtin: greedy}\n"
+        "time: {startup_ms: 600000}\n"
+        f"log: {{path: {json.dumps(str(tmp_path / 'lost.json'))}}}\n"
+    )
+    config = parse_config(text, base_dir=tmp_path)
+    previous = signal.getsignal(signal.SIGTERM)
+    _signal_at_fork.append(signal.SIGTERM)
+    try:
+        with pytest.raises(MatchInterrupted) as stopped:
+            run_match(config)
+    finally:
+        _signal_at_fork.clear()
+        signal.signal(signal.SIGTERM, previous)
+    assert stopped.value.signum == signal.SIGTERM
+    assert read_log(tmp_path / "lost.json")["status"] == "interrupted"

@@ -14,6 +14,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -339,3 +341,73 @@ def test_the_docs_config_example_shows_the_defaults() -> None:
     assert sandbox.sandbox_spec(section, ROOT, enabled_by_default=False) == defaults
     (record,) = [b for b in re.findall(r"```json\n(.*?)```", text, flags=re.S) if '"enabled": true' in b]
     assert set(json.loads(record)) == set(sandbox.OFF.to_json())
+
+
+@needs_bubblewrap
+def test_sandboxed_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
+    from .test_cli_run import TOKEN, leftovers, start_referee, wait_for
+
+    token = uuid.uuid4().hex
+    players = [
+        {"name": name, "command": [SYSTEM_PYTHON, "-X", f"golfref_test_token={token}", str(BOTS / "bad_bot.py"), mode],
+         "env": {TOKEN: token}}
+        for name, mode in (("sleeper", "sleep-forever"), ("forker", "fork-child"))
+    ]  # fmt: skip
+    config = tmp_path / "match.yaml"
+    config.write_text(_config(tmp_path, players, {"enabled": True}), encoding="utf-8")
+    log = tmp_path / "logs" / "killed.json"
+    proc = start_referee(config, log)
+    try:
+        wait_for(log, proc, "the log")  # written as the first hole starts: every bot said ready
+        assert len(leftovers(token)) >= 3, "two bots and the forker's child are running"
+    finally:
+        proc.kill()
+        proc.communicate()
+    give_up = time.monotonic() + 60
+    while leftovers(token) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    assert leftovers(token) == [], "sandboxed bots outlived a referee killed by SIGKILL"
+
+
+def _system_python_matches() -> bool:
+    if not os.path.exists(SYSTEM_PYTHON):
+        return False
+    version = subprocess.run([SYSTEM_PYTHON, "-c", "import sys; print(sys.version_info[:2])"],
+                             capture_output=True, text=True, check=False).stdout.strip()  # fmt: skip
+    return version == str(sys.version_info[:2])
+
+
+@needs_bubblewrap
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None or not _system_python_matches(),
+    reason="needs root, setpriv and a system python3 of this version (to run the referee as another user)",
+)
+def test_a_referee_that_is_not_root_still_sandboxes_and_says_what_it_could_not_apply(shared: Path) -> None:
+    """Run as nobody, the bot keeps the referee's user (in a user namespace of its own): no process limit."""
+    site_packages = next(p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir())
+    shared.chmod(0o777)
+    player = {"name": "peek", "command": [SYSTEM_PYTHON, str(BOTS / "peek_bot.py"), "/proc/1/environ"]}
+    config = shared / "match.yaml"
+    config.write_text(_config(shared, [player, HOUSE], {"enabled": True}), encoding="utf-8")
+    code = (
+        f"import site, sys; site.addsitedir({site_packages!r}); sys.path.insert(0, {str(ROOT)!r}); "
+        f"sys.argv = ['golfref', 'run', {str(config)!r}, '--quiet']; "
+        "from golfref.__main__ import main; main()"
+    )
+    done = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", SYSTEM_PYTHON, "-c", code],
+        capture_output=True, text=True, cwd=shared, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (log,) = (shared / "logs").glob("*.json")
+    entry = json.loads(log.read_text(encoding="utf-8"))["players"][0]
+    box = entry["sandbox"]
+    assert box["user"] is None and box["bubblewrap"] is True and box["network_isolated"] is True
+    assert "processes" not in box["limits"]
+    assert box["missing"] == [
+        "own user: the referee is not root, so the bot runs as the referee's user",
+        "processes: counted per user, and the bot has no user of its own",
+    ]
+    # Its own PID namespace: process 1 is its own bubblewrap, whose environment it may read
+    # (the machine's init is root's, which nobody could not read).
+    assert re.search(r"^peek /proc/1/environ: \d+ bytes$", entry["stderr"], flags=re.M)
