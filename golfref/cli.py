@@ -376,7 +376,7 @@ def run(
                 hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
             )
     except MatchInterrupted as e:
-        err(f"golfref: interrupted by {signal.Signals(e.signum).name}; the incomplete log is {e.log_path}")
+        err(f"golfref: {e}")
         raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
     except ConfigError as e:
         fail_config(e)

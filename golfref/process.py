@@ -142,7 +142,7 @@ _HAS_PROC = os.path.isdir("/proc/self")
 _running: set[int] = set()
 # Bots not yet reaped by their Popen: never waitpid() these directly.
 _unreaped: set[int] = set()
-_subreaper: bool | None = None
+_subreaper: tuple[int, bool] | None = None  # (the pid that asked, whether it is one): a fork child is not
 _prctl: Callable[..., int] | None = None
 _prctl_looked_up = False
 
@@ -1100,10 +1100,11 @@ def _libc_prctl() -> Callable[..., int] | None:
 def _become_subreaper() -> bool:
     """Make this process the reaper of orphaned bot descendants (Linux only), once."""
     global _subreaper
-    if _subreaper is None:
+    # Per process: the setting is not inherited across fork (a tournament worker must ask again).
+    if _subreaper is None or _subreaper[0] != os.getpid():
         prctl = _libc_prctl()
-        _subreaper = prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    return _subreaper
+        _subreaper = (os.getpid(), prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+    return _subreaper[1]
 
 
 def _not_dumpable() -> None:

@@ -208,10 +208,14 @@ class MatchResult:
 
 
 class MatchInterrupted(Exception):
-    """The match was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP); the incomplete log was kept."""
+    """The match was stopped by a signal (Ctrl-C, SIGTERM, SIGHUP); the incomplete log was kept.
 
-    def __init__(self, log_path: Path, signum: int = signal.SIGINT) -> None:
-        super().__init__(f"interrupted by {signal.Signals(signum).name}; the incomplete log is {log_path}")
+    `log_path` is None when the signal came before any bot started: there is no log then.
+    """
+
+    def __init__(self, log_path: Path | None, signum: int = signal.SIGINT) -> None:
+        what = "before any bot started" if log_path is None else f"the incomplete log is {log_path}"
+        super().__init__(f"interrupted by {signal.Signals(signum).name}; {what}")
         self.log_path = log_path
         self.signum = signum
 
@@ -820,9 +824,16 @@ def run_match(
     hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
     with _stop_on_signals() as stopped:
-        referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, stopped.check)
-        check_outputs(config, referee.log_path, force=force)
-        referee.box_bots(hide)
+        referee: _Referee | None = None
+        try:
+            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, stopped.check)
+            check_outputs(config, referee.log_path, force=force)
+            referee.box_bots(hide)
+        except _Stop as e:  # nothing started, nothing written: no log to keep
+            stopped.cleaning = True
+            if referee is not None:
+                referee.release_sandboxes()
+            raise MatchInterrupted(None, e.signum) from None
         try:
             transcribed = (
                 [i for i, p in enumerate(config.players) if p.command is not None] if config.log.transcript else []

@@ -624,3 +624,27 @@ def test_pool_misuse_raises() -> None:
         other.read_line(bot, soon())
     with pytest.raises(ValueError):
         bot.send("two\nlines")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="child subreapers are a Linux feature")
+def test_a_forked_child_becomes_a_subreaper_of_its_own() -> None:
+    """PR_SET_CHILD_SUBREAPER is not inherited across fork: a tournament worker forked from a process
+    that had started bots must ask for it again, or its bots' orphans go to init and linger."""
+    import ctypes
+
+    from golfref import process
+
+    process._become_subreaper()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit status
+        code = 1
+        try:
+            process._become_subreaper()
+            flag = ctypes.c_int(0)
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(37, ctypes.byref(flag), 0, 0, 0)  # PR_GET_CHILD_SUBREAPER
+            code = 0 if flag.value == 1 else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

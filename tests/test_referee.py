@@ -1032,3 +1032,28 @@ def test_a_stop_whose_exception_was_lost_in_a_fork_hook_still_stops_the_match(tm
         signal.signal(signal.SIGTERM, previous)
     assert stopped.value.signum == signal.SIGTERM
     assert read_log(tmp_path / "lost.json")["status"] == "interrupted"
+
+
+def test_a_stop_before_any_bot_starts_is_an_interruption_without_a_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    import golfref.referee as referee_module
+    from golfref.referee import MatchInterrupted
+
+    def signalled(*args: object, **kwargs: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)  # as a user's signal during the set-up
+
+    monkeypatch.setattr(referee_module, "check_outputs", signalled)
+    text = (
+        "match: early\nplayers:\n  - {name: a, builtin: greedy}\n  - {name: b, builtin: greedy}\n"
+        f"log: {{path: {json.dumps(str(tmp_path / 'early.json'))}}}\n"
+    )
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(MatchInterrupted, match=r"^interrupted by SIGTERM; before any bot started$") as stopped:
+            run_match(parse_config(text, base_dir=tmp_path))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert stopped.value.log_path is None and not (tmp_path / "early.json").exists()
