@@ -3,12 +3,15 @@
 The baseline is a Python parent that exchanges the very same request lines, one per
 turn, with the very same instant bot over a pipe, and decodes each answer: everything
 a referee must do at the least. The ratio is the referee's own overhead on top (engine,
-views, JSON encoding, checks, log building, deadlines).
+views, JSON encoding, checks, log building, deadlines). It is measured with the instant
+Python bot and with an instant C bot (compiled here with the system's C compiler), whose
+own cost is so small that the ratio is nearly all the referee's.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,12 +25,25 @@ from golfref.referee import _Referee, run_match
 
 HERE = Path(__file__).resolve().parent
 BOT = HERE / "instant_bot.py"
+C_BOT = HERE / "instant_bot.c"
+PYTHON_BOT = (sys.executable, str(BOT))
 
 
-def _config(players: int, preset: str, holes: int, transcript: bool, log_dir: str):
-    seats = "\n".join(
-        f"  - {{name: bot{i}, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOT))}]}}" for i in range(players)
-    )
+def compile_c_bot(directory: str) -> tuple[str, ...] | str:
+    """The command of the instant C bot, compiled into `directory`; or why it cannot be."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        return "no C compiler (cc, gcc or clang) on PATH"
+    out = str(Path(directory) / "instant_bot")
+    done = subprocess.run([cc, "-O2", "-o", out, str(C_BOT)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return f"{cc} failed: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.returncode}"
+    return (out,)
+
+
+def _config(players: int, preset: str, holes: int, transcript: bool, log_dir: str, bot: tuple[str, ...] = PYTHON_BOT):
+    command = json.dumps(list(bot))
+    seats = "\n".join(f"  - {{name: bot{i}, command: {command}}}" for i in range(players))
     text = (
         textwrap.dedent(
             f"""\
@@ -43,12 +59,14 @@ def _config(players: int, preset: str, holes: int, transcript: bool, log_dir: st
     return parse_config(text, source="bench")
 
 
-def referee_round_trip(holes: int, log_dir: str, transcript: bool) -> tuple[float, int, list[tuple[int, str]]]:
+def referee_round_trip(
+    holes: int, log_dir: str, transcript: bool, bot: tuple[str, ...] = PYTHON_BOT
+) -> tuple[float, int, list[tuple[int, str]]]:
     """Play a 2-bot match; returns (microseconds per bot decision, decisions, requests).
 
     Requests come back as (seat, line) only with `transcript` (which costs time of its own).
     """
-    cfg = _config(2, "standard", holes, transcript=transcript, log_dir=log_dir)
+    cfg = _config(2, "standard", holes, transcript=transcript, log_dir=log_dir, bot=bot)
     referee = _Referee(cfg, None, None, None)
     referee.start()
     start = time.perf_counter()
@@ -69,7 +87,7 @@ def referee_round_trip(holes: int, log_dir: str, transcript: bool) -> tuple[floa
     return elapsed / decisions * 1e6, decisions, [(seat, line) for _, seat, line in requests]
 
 
-def baseline_round_trip(requests: list[tuple[int, str]], rounds: int) -> float:
+def baseline_round_trip(requests: list[tuple[int, str]], rounds: int, bot: tuple[str, ...] = PYTHON_BOT) -> float:
     """Microseconds per exchange of one request line and one answer line with an instant bot.
 
     Two children, one per seat, asked in the order the referee asked them, as in a match.
@@ -77,7 +95,7 @@ def baseline_round_trip(requests: list[tuple[int, str]], rounds: int) -> float:
     readline would cost one system call per byte and flatter the referee).
     """
     children = [
-        subprocess.Popen([sys.executable, str(BOT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        subprocess.Popen(list(bot), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         for _ in range(2)
     ]
     pipes = []
@@ -135,25 +153,41 @@ def referee_peak_rss_mb(holes: int, log_dir: str) -> float:
     return int(out.stdout.strip().splitlines()[-1]) / 1024
 
 
+def _round_trips(
+    label: str, bot: tuple[str, ...], holes: int, repeats: int, log_dir: str
+) -> tuple[float, float, int]:
+    """Medians of the referee's and the baseline's per-decision round trip with `bot`, interleaved."""
+    ref_runs, base_runs = [], []
+    decisions = 0
+    _, _, requests = referee_round_trip(holes, log_dir, transcript=True, bot=bot)
+    for _ in range(repeats):
+        us, decisions, _ = referee_round_trip(holes, log_dir, transcript=False, bot=bot)
+        ref_runs.append(us)
+        base_runs.append(baseline_round_trip(requests, rounds=2, bot=bot))
+    ref, base = statistics.median(ref_runs), statistics.median(base_runs)
+    print(f"referee: {label} over pipes")
+    print(
+        f"  round trip per decision: referee {ref:.1f} us, bare pipe baseline {base:.1f} us, "
+        f"ratio {ref / base:.2f}x (medians of {repeats} interleaved runs, {decisions} decisions each)"
+    )
+    return ref, base, decisions
+
+
 def run(quick: bool = False) -> None:
     """Print the referee benchmark figures."""
     repeats = 3 if quick else 5
     holes = 3 if quick else 9
     with tempfile.TemporaryDirectory() as log_dir:
-        ref_runs, base_runs = [], []
-        decisions = 0
-        _, _, requests = referee_round_trip(holes, log_dir, transcript=True)
-        for _ in range(repeats):
-            us, decisions, _ = referee_round_trip(holes, log_dir, transcript=False)
-            ref_runs.append(us)
-            base_runs.append(baseline_round_trip(requests, rounds=2))
-        ref, base = statistics.median(ref_runs), statistics.median(base_runs)
-        print("referee: instant Python bots over pipes")
-        print(
-            f"  round trip per decision: referee {ref:.1f} us, bare pipe baseline {base:.1f} us, "
-            f"ratio {ref / base:.2f}x (goal <= 1.5x; medians of {repeats} runs, {decisions} decisions each)"
-        )
+        ref, base, _ = _round_trips("instant Python bots", PYTHON_BOT, holes, repeats, log_dir)
+        print(f"  goal: at most 1.25x with an instant Python bot: {'met' if ref / base <= 1.25 else 'missed'}")
         mps = statistics.median(matches_per_second(10 if quick else 30, log_dir) for _ in range(repeats))
         print(f"  whole 1-hole matches between two instant bots: median {mps:.1f} matches/s")
         rss = referee_peak_rss_mb(holes, log_dir)
         print(f"  referee peak RSS with 8 bots (classic, {holes} holes): {rss:.1f} MiB (goal < 100 MiB)")
+        with tempfile.TemporaryDirectory() as build:
+            c_bot = compile_c_bot(build)
+            if isinstance(c_bot, str):
+                print(f"referee: instant C bots: skipped: {c_bot}")
+                return
+            ref, base, _ = _round_trips("instant C bots", c_bot, holes, repeats, log_dir)
+            print(f"  goal: at most 2x with an instant C bot: {'met' if ref / base <= 2 else 'missed'}")

@@ -348,3 +348,42 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
     )
     assert json.loads(done.stdout) == ["golfref", "golfref.process", "golfref.sandbox"]
+
+
+_TRICKY_LINES = [
+    '{"type":"answer","id":7,"action":"stock"}',
+    '{"type":"answer","id":' + "1" * 60 + ',"action":"x"}',  # past 64 bits: orjson would read a float
+    '{"type":"answer","id":-' + "9" * 30 + ',"action":"x"}',
+    '{"type":"answer","id":7.0,"action":"x"}',
+    '{"type":"answer","id":1e400,"action":"x"}',
+    '{"type":"answer","id":NaN,"action":"x"}',
+    '{"type":"answer","id":Infinity,"action":"x"}',
+    '{"type":"answer","id":3,"action":"\\ud800"}',  # a lone surrogate
+    '{"type":"answer","type":"ready","name":"twice"}',  # a repeated key: the last one counts
+    '{"type":"answer","id":3,"action":"x","extra":{"deep":[1.5,2,{"x":null}]}}',
+    "[" * 2000 + "]" * 2000,
+    '{"type":"answer","id":3,"action":"x"} trailing',
+    '{"type":"answer","id":3,"action":"x"',
+]
+
+
+@pytest.mark.parametrize("line", _TRICKY_LINES)
+def test_a_bot_line_means_what_the_json_module_reads_in_it(line: str) -> None:
+    """The fast decoder (orjson) must never read a bot's line otherwise than the json module did."""
+    import json as json_module
+
+    try:
+        expected: object = json_module.loads(line)
+    except (ValueError, RecursionError):
+        expected = protocol.NotJson
+    try:
+        got: object = protocol._loads(line)
+    except (ValueError, RecursionError):
+        got = protocol.NotJson
+    if isinstance(expected, float) or (isinstance(expected, dict) and expected.get("id") != expected.get("id")):
+        assert repr(got) == repr(expected)  # NaN is not equal to itself
+    else:
+        assert got == expected and type(got) is type(expected)
+        if isinstance(expected, dict):
+            assert isinstance(got, dict)
+            assert {k: type(v) for k, v in got.items()} == {k: type(v) for k, v in expected.items()}
