@@ -10,22 +10,26 @@ three layers, each applied where the machine allows it and recorded in the log
   matches and tournament workers never share one). Another user can neither read, trace,
   signal nor write into the referee or another bot. Every process left with that id when
   the bot closes is killed.
-- **bubblewrap** (Debian's ``bubblewrap``, the ``bwrap`` program): new user, PID, IPC, UTS,
-  cgroup and (unless the config allows it) network namespaces; a file system that shows
+- **bubblewrap** (Debian's ``bubblewrap``, the ``bwrap`` program): new PID, IPC, UTS, cgroup
+  and (unless the config allows it) network namespaces, and a user namespace when the
+  referee is not root (as root, bubblewrap sets up and `setpriv` drops to the bot's own
+  user, with no capabilities and no new privileges); a file system that shows
   only the system's program folders (``/usr``, ``/etc`` and the ``/bin``, ``/lib``
   links), the bot's own directory and the extra ``paths`` of the config, all read-only;
   a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death with the
   referee. The referee's config, its log folder and its virtual environment are covered
   where they fall inside a folder the bot sees.
-- **Resource limits** (``setrlimit``, inherited by each process of the bot): data memory
-  per process (``RLIMIT_DATA``: what a program allocates, not the address space that
-  runtimes such as the JVM reserve), CPU seconds per process over the match, processes
+- **Resource limits** (``setrlimit``, inherited by each process of the bot): memory per
+  process (``RLIMIT_DATA``, what a program allocates, and ``ADDRESS_SPACE_FACTOR`` times
+  that of address space, which shared mappings count in and runtimes such as the JVM
+  reserve more of than they use), CPU seconds per process over the match, processes
   of its user (only with a user of its own: otherwise the count would include the
   referee's), open files and file size.
 
 A bot that dies at a limit gets a `resource_limit` fault naming it (`Sandbox.limit_hit`):
 the CPU and file-size limits are told by the signal that ended it, memory, processes, open
-files and a full ``/tmp`` by the error its runtime printed on stderr.
+files and a full ``/tmp`` by the error its runtime (or the bot, as an errno name) printed
+on stderr.
 
 docs/SANDBOX.md is the user's account of what this promises and what it does not.
 """
