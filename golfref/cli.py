@@ -10,7 +10,7 @@ import os
 import shutil
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from .config import ConfigError, MatchConfig
+    from .config import ConfigError, MatchConfig, PlayerSpec
     from .engine import HoleResult
     from .replay import Report
     from .results import MatchRecord
@@ -270,6 +270,9 @@ def check_config(
         if log is not None:
             fail("--log applies to a match config; a tournament's logs go into its results directory")
         t = _tournament_or_fail(config)
+        _check_sandboxes(
+            t.sandbox, t.players, t.results / "logs", t.source, (t.results,), lambda _i, p: f"player {p.name}"
+        )
         kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in t.players)
         out(
             f"{config}: ok: tournament {t.name}: {t.format.value}, tables of {t.table}, {t.deal_sets} deal sets; "
@@ -280,11 +283,34 @@ def check_config(
     now = dt.datetime.now(dt.UTC)
     match_id, slug = new_match_id(cfg.name, now)
     try:
-        check_outputs(cfg, planned_log_path(cfg, log, match_id, slug, now), force=force)
+        log_path = planned_log_path(cfg, log, match_id, slug, now)
+        check_outputs(cfg, log_path, force=force)
     except ConfigError as e:
         fail_config(e)
+    _check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
     kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
+
+
+def _check_sandboxes(
+    spec: SandboxSpec,
+    players: Sequence[PlayerSpec],
+    log_folder: Path,
+    source: str,
+    hide: Sequence[Path] = (),
+    label: Callable[[int, PlayerSpec], str] | None = None,
+) -> None:
+    """Set up (and give back) each bot's sandbox as a run would, to report what would stop it."""
+    from .config import ConfigError
+    from .referee import build_sandboxes
+
+    try:
+        boxes = build_sandboxes(spec, players, log_folder, source, hide, prepare=False, label=label)
+    except ConfigError as e:
+        fail_config(e)
+    for box in boxes:
+        if box is not None:
+            box.close()
 
 
 @app.command()

@@ -34,7 +34,7 @@ from .outputs import append_transcript, check_outputs, log_path_for, new_match_i
 from .outputs import transcript_path as _transcript_path
 from .policies import Policy, make_policy
 from .process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus, bot_environment
-from .sandbox import OFF, Sandbox, SandboxError
+from .sandbox import OFF, Sandbox, SandboxError, SandboxSpec
 from .view import events_for, view
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "MatchInterrupted",
     "STOP_SIGNALS",
     "run_match",
+    "build_sandboxes",
     "log_path_for",
 ]
 
@@ -431,30 +432,11 @@ class _Referee:
         `hide` are more of the referee's files to keep out of the bots' sight, beside the
         config, the log's folder and the virtual environment golfref runs in.
         """
-        spec = self.config.sandbox
-        if not spec.enabled:
-            return
-        folder = self.log_path.parent
-        folder.mkdir(parents=True, exist_ok=True)  # to be covered, it must be there before the bots
-        private = [folder, *hide]
-        if Path(self.config.source).is_file():
-            private.append(Path(self.config.source))
-        if sys.prefix != sys.base_prefix:
-            private.append(Path(sys.prefix))
-        try:
-            for seat in self.seats:
-                command = seat.spec.command
-                if command is None:
-                    continue
-                cwd = seat.spec.cwd or os.getcwd()
-                path_env = bot_environment(dict(seat.spec.env), seat.index)["PATH"]
-                found = bot_file(command, Path(cwd), path_env)
-                seat.sandbox = Sandbox(
-                    spec, command, cwd, path_env, found[2] if found else None, private, f"seat {seat.index}"
-                )
-        except SandboxError as e:
-            self.release_sandboxes()
-            raise ConfigError(f"sandbox: {e}") from None
+        boxes = build_sandboxes(
+            self.config.sandbox, self.config.players, self.log_path.parent, self.config.source, hide
+        )
+        for seat, box in zip(self.seats, boxes, strict=True):
+            seat.sandbox = box
 
     def release_sandboxes(self) -> None:
         """Give back the user ids of sandboxes whose bot never started (a started bot's close does it)."""
@@ -794,6 +776,52 @@ class _Referee:
         self.pool.close_all(0.1)
         self._flush_transcripts()
         self._save(status, include_open_hole=True, error=error)
+
+
+def build_sandboxes(
+    spec: SandboxSpec,
+    players: Sequence[PlayerSpec],
+    log_folder: Path,
+    source: str,
+    hide: Sequence[Path] = (),
+    prepare: bool = True,
+    label: Callable[[int, PlayerSpec], str] | None = None,
+) -> list[Sandbox | None]:
+    """Each external player's sandbox (None for a built-in, or all None when `spec` is off); a
+    ConfigError, naming the player, for one that cannot be set up, with nothing left leased.
+
+    The referee's own files stay out of the bots' sight: the config (`source`), the log's
+    folder, the virtual environment golfref runs in, and `hide`. `prepare` creates the log's
+    folder first, so that it can be covered (`golfref check-config` does not: it writes nothing).
+    `label` names a player in an error (default: its seat).
+    """
+    if not spec.enabled:
+        return [None] * len(players)
+    if prepare:
+        log_folder.mkdir(parents=True, exist_ok=True)
+    private = [log_folder, *hide]
+    if Path(source).is_file():
+        private.append(Path(source))
+    if sys.prefix != sys.base_prefix:
+        private.append(Path(sys.prefix))
+    boxes: list[Sandbox | None] = []
+    try:
+        for i, player in enumerate(players):
+            if player.command is None:
+                boxes.append(None)
+                continue
+            cwd = player.cwd or os.getcwd()
+            path_env = bot_environment(dict(player.env), i)["PATH"]
+            found = bot_file(player.command, Path(cwd), path_env)
+            directory = found[2] if found else None
+            name = f"seat {i}" if label is None else label(i, player)
+            boxes.append(Sandbox(spec, player.command, cwd, path_env, directory, private, name))
+    except SandboxError as e:
+        for box in boxes:
+            if box is not None:
+                box.close()
+        raise ConfigError(f"sandbox: {e}") from None
+    return boxes
 
 
 def run_match(

@@ -47,6 +47,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -233,14 +234,55 @@ def bubblewrap_problem() -> str | None:
     probe = [bwrap, *_namespaces(network=False), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
              "--", *drop, "true"]  # fmt: skip
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=30, env={"PATH": os.defpath}, check=False)
-    except (OSError, subprocess.SubprocessError) as e:
+        proc = subprocess.Popen(
+            probe, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={"PATH": os.defpath}, start_new_session=True
+        )
+    except OSError as e:
         return f"bubblewrap cannot be run: {e}"
-    if done.returncode != 0:
-        said = done.stderr.decode(errors="replace").strip().splitlines()
-        why = said[-1] if said else f"exit code {done.returncode}"
+    try:
+        _, stderr = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return "bubblewrap cannot be run: its trial did not end within 30 s"
+    finally:
+        _reap_session(proc.pid)
+    if proc.returncode != 0:
+        said = stderr.decode(errors="replace").strip().splitlines()
+        why = said[-1] if said else f"exit code {proc.returncode}"
         return f"bubblewrap cannot create a sandbox here (are user namespaces disabled?): {why}"
     return None
+
+
+def _reap_session(session: int, wait: float = 2.0) -> None:
+    """Reap the children of this process left in `session`: bubblewrap's init of a PID namespace
+    can outlive the bubblewrap that started it, and then comes to us when we are a child
+    subreaper (as a referee is), to be reaped by nobody else."""
+    give_up = time.monotonic() + wait
+    me = str(os.getpid())
+    while True:
+        left = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"{entry.path}/stat", "rb") as f:
+                    stat = f.read().decode(errors="replace")
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if fields[1] == me and fields[3] == str(session):
+                left.append(int(entry.name))
+        running = []
+        for pid in left:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    running.append(pid)
+            except ChildProcessError:
+                pass
+        if not running or time.monotonic() > give_up:
+            return
+        time.sleep(0.01)
 
 
 def _probe_uid() -> int:

@@ -411,3 +411,59 @@ def test_a_referee_that_is_not_root_still_sandboxes_and_says_what_it_could_not_a
     # Its own PID namespace: process 1 is its own bubblewrap, whose environment it may read
     # (the machine's init is root's, which nobody could not read).
     assert re.search(r"^peek /proc/1/environ: \d+ bytes$", entry["stderr"], flags=re.M)
+
+
+@needs_bubblewrap
+def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing(shared: Path) -> None:
+    hidden = {"name": "venv", "command": [sys.executable, str(BOTS / "echo_bot.py")]}
+    if Path(sys.executable).resolve().is_relative_to("/usr"):
+        pytest.skip("this interpreter lies under /usr, which the sandbox shows")
+    match = shared / "match.yaml"
+    match.write_text(_config(shared, [hidden, HOUSE], {"enabled": True}), encoding="utf-8")
+    done = subprocess.run([*GOLFREF, "check-config", str(match)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("golfref: error: sandbox: seat 0: its program ") and "not visible" in done.stderr
+    tournament = shared / "t.yaml"
+    tournament.write_text(
+        "tournament: t\nplayers:\n"
+        f"  - {{name: venv, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOTS / 'echo_bot.py'))}]}}\n"
+        "  - {name: g, builtin: greedy}\nresults: out\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([*GOLFREF, "check-config", str(tournament)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 2 and done.stderr.startswith("golfref: error: sandbox: player venv: its program ")
+    fine = shared / "fine.yaml"
+    player = {"name": "peek", "command": [SYSTEM_PYTHON, str(BOTS / "peek_bot.py")]}
+    fine.write_text(_config(shared, [player, HOUSE], {"enabled": True}), encoding="utf-8")
+    done = subprocess.run([*GOLFREF, "check-config", str(fine)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert not (shared / "logs").exists() and not (shared / "out").exists()  # nothing written
+
+
+@needs_bubblewrap
+def test_the_bubblewrap_trial_leaves_no_child_behind() -> None:
+    """bubblewrap's PID-namespace init can outlive the trial's bwrap and come to a referee, a child
+    subreaper, as a zombie nobody reaps (it failed later tests' checks for leftovers)."""
+    from golfref import process
+
+    def children() -> set[int]:
+        me, found = str(os.getpid()), set()
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    stat = Path(f"/proc/{name}/stat").read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if stat[stat.rindex(")") + 2 :].split()[1] == me:
+                    found.add(int(name))
+        return found
+
+    process._become_subreaper()  # as a referee is once its first bot started
+    before = children()
+    for _ in range(3):
+        assert sandbox.bubblewrap_problem.__wrapped__() is None  # the trial itself, not its cached verdict
+    assert children() <= before
