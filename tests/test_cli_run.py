@@ -363,6 +363,13 @@ def test_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
         move_ms=60_000,
     )
     log = tmp_path / "logs" / "killed.json"
+    assert_bots_die_with_a_sigkilled_referee(config, log, token)
+    assert json.loads(log.read_text(encoding="utf-8"))["status"] == "running", "clearly incomplete"
+
+
+def assert_bots_die_with_a_sigkilled_referee(config: Path, log: Path, token: str) -> None:
+    """Run a match of a sleeping bot and a forking one (carrying `token`), SIGKILL its referee once
+    every bot is ready, and see every bot process go."""
     proc = start_referee(config, log)
     try:
         wait_for(log, proc, "the log")  # written as the first hole starts: every bot said ready
@@ -374,7 +381,6 @@ def test_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
     while leftovers(token) and time.monotonic() < give_up:
         time.sleep(0.05)
     assert leftovers(token) == [], "bots outlived a referee killed by SIGKILL"
-    assert json.loads(log.read_text(encoding="utf-8"))["status"] == "running", "clearly incomplete"
 
 
 # -- check-config ---------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -345,7 +344,7 @@ def test_the_docs_config_example_shows_the_defaults() -> None:
 
 @needs_bubblewrap
 def test_sandboxed_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
-    from .test_cli_run import TOKEN, leftovers, start_referee, wait_for
+    from .test_cli_run import TOKEN, assert_bots_die_with_a_sigkilled_referee
 
     token = uuid.uuid4().hex
     players = [
@@ -355,18 +354,7 @@ def test_sandboxed_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> 
     ]  # fmt: skip
     config = tmp_path / "match.yaml"
     config.write_text(_config(tmp_path, players, {"enabled": True}), encoding="utf-8")
-    log = tmp_path / "logs" / "killed.json"
-    proc = start_referee(config, log)
-    try:
-        wait_for(log, proc, "the log")  # written as the first hole starts: every bot said ready
-        assert len(leftovers(token)) >= 3, "two bots and the forker's child are running"
-    finally:
-        proc.kill()
-        proc.communicate()
-    give_up = time.monotonic() + 60
-    while leftovers(token) and time.monotonic() < give_up:
-        time.sleep(0.05)
-    assert leftovers(token) == [], "sandboxed bots outlived a referee killed by SIGKILL"
+    assert_bots_die_with_a_sigkilled_referee(config, tmp_path / "logs" / "killed.json", token)
 
 
 def _system_python_matches() -> bool:
