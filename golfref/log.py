@@ -25,12 +25,17 @@ __all__ = [
     "LOG_FORMAT",
     "SCHEMA_VERSION",
     "LogError",
+    "TamperedLog",
     "LogBuilder",
+    "Journal",
+    "JOURNAL_FORMAT",
+    "recover_journal",
     "canonical_bytes",
     "compute_digest",
     "signed_message",
     "write_log",
     "read_log",
+    "parse_log",
     "json_type",
     "hole_result_json",
     "history_from_log",
@@ -38,10 +43,16 @@ __all__ = [
 
 LOG_FORMAT = "golfref-log"
 SCHEMA_VERSION = 1
+JOURNAL_FORMAT = "golfref-journal"
+JOURNAL_VERSION = 1
 
 
 class LogError(ValueError):
     """A log file that cannot be read or does not describe a match."""
+
+
+class TamperedLog(LogError):
+    """A journal whose lines no longer match the chain of digests they were written with."""
 
 
 # The fields that seal a log rather than describe the match: the canonical form leaves them out.
@@ -76,14 +87,12 @@ def _signed(body: bytes, digest: str) -> bytes:
 def write_log(
     path: str | os.PathLike[str],
     doc: dict[str, Any],
-    durable: bool = True,
     body: bytes | None = None,
     sign: Callable[[bytes], dict[str, Any]] | None = None,
 ) -> None:
-    """Seal `doc` with its digest (and a signature) and write it atomically (a reader sees the old or the new file).
+    """Seal `doc` with its digest (and a signature), write it atomically (a reader sees the old or the new file) and sync it.
 
-    `durable` also syncs the file to the disk; the journal written between holes skips
-    that, since it guards against a crash of the referee, not of the machine. `body` is
+    `body` is
     `canonical_bytes(doc)` when the caller has it already. `sign` (`signing.Signer`) turns
     the signed message into the `signature` field; without it, a `signature` already in
     `doc` is written as it is (null for a log golfref did not sign).
@@ -94,7 +103,7 @@ def write_log(
     if sign is not None:
         doc["signature"] = sign(_signed(body, doc["digest"]))
     # The file is the canonical form itself with the seals added as last keys: one
-    # serialization instead of two, on a path the journal takes after every hole.
+    # serialization instead of two.
     tail = ',"digest":"' + doc["digest"] + '"'
     if "signature" in doc:
         tail += ',"signature":' + orjson.dumps(doc["signature"], option=orjson.OPT_SORT_KEYS).decode("utf-8")
@@ -105,9 +114,8 @@ def write_log(
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -122,7 +130,8 @@ def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
 
     Parsing uses orjson, the library that wrote the file: it rejects what golfref never
     writes (NaN, integers beyond 64 bits, lone surrogates), so that every log it accepts
-    re-encodes to the exact bytes its digest covers.
+    re-encodes to the exact bytes its digest covers. The journal of a match in play, or of
+    one whose referee was killed, is read as the log it stands for (`recover_journal`).
     """
     p = Path(path)
     try:
@@ -133,8 +142,15 @@ def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise LogError("is a directory, not a log") from None
     except OSError as e:
         raise LogError(f"cannot read: {e.strerror}") from None
+    return parse_log(raw)
+
+
+def parse_log(raw: bytes) -> dict[str, Any]:
+    """The log in the bytes of a log file (or a journal), as `read_log` reads it."""
     if not raw.strip():
         raise LogError("empty file")
+    if raw.startswith(_JOURNAL_HEAD):
+        return recover_journal(raw)
     try:
         doc = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -264,6 +280,11 @@ class LogBuilder:
         self._hole_bytes.append(orjson.dumps(self.current, option=orjson.OPT_SORT_KEYS))
         self.current = None
 
+    @property
+    def hole_bytes(self) -> tuple[bytes, ...]:
+        """The canonical form of each finished hole, encoded once when it ended."""
+        return tuple(self._hole_bytes)
+
     def fault(self, record: dict[str, Any]) -> None:
         """Record a bot fault."""
         self.doc["faults"].append(record)
@@ -271,8 +292,7 @@ class LogBuilder:
     def canonical(self, doc: dict[str, Any]) -> bytes:
         """`canonical_bytes(doc)` for a snapshot of this builder, without re-encoding finished holes.
 
-        The journal is rewritten after every hole; encoding only what changed keeps that
-        cost flat instead of growing with the match.
+        Finished holes were encoded once, as they ended (the journal appends them too).
         """
         holes = doc["holes"]
         finished = len(self._hole_bytes)
@@ -324,3 +344,131 @@ def history_from_log(doc: dict[str, Any]) -> list[Event]:
                 raise LogError(f"hole {h}, step {t}: {e}") from None
             history.append(Move(step["seat"], action))
     return history
+
+
+# -- the journal --------------------------------------------------------------------------------
+
+_JOURNAL_HEAD = b'{"format":"' + JOURNAL_FORMAT.encode() + b'"'
+
+
+def _chained(previous: str, body: bytes) -> str:
+    return "sha256:" + hashlib.sha256(previous.encode("ascii") + body).hexdigest()
+
+
+class Journal:
+    """The log of a match in play, at the log's path: a header line, then one line appended per finished hole.
+
+    Each line costs the same whatever the length of the match, where rewriting the whole
+    log after every hole cost more at every hole. A line is written by one `write` to a
+    file opened for appending, so a killed referee leaves every finished hole on disk
+    (and at most one cut-off line, which recovery ignores). Each line carries a digest
+    chained to the previous one's. The final log replaces the journal atomically.
+    `docs/LOG_FORMAT.md` describes the lines.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._fd: int | None = None
+        self._chain = ""
+        self._holes = 0
+        self._faults = 0
+        self._players: Any = None
+
+    def write(self, doc: dict[str, Any], hole_bytes: Sequence[bytes] = ()) -> None:
+        """Bring the journal up to `doc`, a running log: the header first, then what finished since.
+
+        `hole_bytes` are the canonical forms of the finished holes when the caller has them
+        (`LogBuilder`), to spare encoding them again.
+        """
+        if self._fd is None:
+            header = {k: v for k, v in doc.items() if k != "digest"}  # a running log is never signed: null
+            header["holes"], header["faults"] = [], []
+            self._start({"format": JOURNAL_FORMAT, "journal_version": JOURNAL_VERSION, "log": header})
+            self._players = doc["players"]
+            return
+        holes, faults = doc["holes"][self._holes :], doc["faults"][self._faults :]
+        line: dict[str, Any] = {"faults": faults, "holes": holes}
+        if len(hole_bytes) == len(doc["holes"]):
+            line["holes"] = [orjson.Fragment(b) for b in hole_bytes[self._holes :]]
+        if doc["players"] != self._players:
+            line["players"] = self._players = doc["players"]
+        self._append(line)
+        self._holes += len(holes)
+        self._faults += len(faults)
+
+    def close(self) -> None:
+        """Close the file (the final log then replaces it, or a crash leaves it to recover)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _line(self, entry: dict[str, Any]) -> bytes:
+        try:
+            body = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
+        except (TypeError, orjson.JSONEncodeError) as e:
+            raise LogError(f"the log holds a value JSON cannot carry: {e}") from None
+        self._chain = _chained(self._chain, body)
+        return body[:-1] + b',"chain":"' + self._chain.encode("ascii") + b'"}\n'
+
+    def _start(self, header: dict[str, Any]) -> None:
+        data = self._line(header)
+        target = self.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # The header replaces whatever an earlier match left at the path in one rename, like a log.
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
+        self._fd = os.open(target, os.O_WRONLY | os.O_APPEND)
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        assert self._fd is not None
+        data = memoryview(self._line(entry))
+        while data:  # one write for any line a pipe-sized buffer holds; a regular file takes it whole
+            data = data[os.write(self._fd, data) :]
+
+
+def recover_journal(raw: bytes) -> dict[str, Any]:
+    """The log a journal stands for: status `running`, every finished hole, sealed with its digest.
+
+    A last line without its newline was cut off by a killed referee and is left out. A
+    line whose chained digest does not match raises TamperedLog; one that is not JSON,
+    LogError naming it.
+    """
+    lines = raw.split(b"\n")
+    chain = ""
+    doc: dict[str, Any] | None = None
+    for number, line in enumerate(lines[:-1], start=1):  # the last piece lacks its newline: cut off
+        try:
+            entry = orjson.loads(line)
+        except orjson.JSONDecodeError as e:
+            raise LogError(f"journal line {number}: not JSON: {str(e).split(':', 1)[0]}") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("chain"), str):
+            raise LogError(f"journal line {number}: not a journal entry (an object with a chain digest)")
+        written = entry.pop("chain")
+        chain = _chained(chain, orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
+        if written != chain:
+            raise TamperedLog(f"journal line {number}: the content was changed after it was written (chain mismatch)")
+        if doc is None:
+            doc = entry.get("log")
+            if entry.get("journal_version") != JOURNAL_VERSION or not isinstance(doc, dict):
+                raise LogError(f"journal line 1: not a golfref journal of version {JOURNAL_VERSION}")
+            continue
+        try:
+            doc["holes"].extend(entry["holes"])
+            doc["faults"].extend(entry["faults"])
+        except (KeyError, TypeError, AttributeError):
+            raise LogError(f"journal line {number}: a hole line holds holes and faults as arrays") from None
+        if "players" in entry:
+            doc["players"] = entry["players"]
+    if doc is None:
+        raise LogError("truncated: the journal ends inside its first line")
+    doc["digest"] = compute_digest(doc)  # every line checked out: the log is as the referee wrote it
+    return doc

@@ -29,7 +29,7 @@ from . import protocol
 from .config import ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
 from .engine import Action, Game, HoleResult
 from .fingerprint import bot_file, fingerprint
-from .log import LogBuilder, write_log
+from .log import Journal, LogBuilder, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
 from .policies import Policy, make_policy
@@ -328,6 +328,7 @@ class _Referee:
             players=[],
         )
         self.card_names = self.builder.card_names
+        self.journal = Journal(self.log_path)
         self.written: dict[str, Any] = {}  # the log as last written to disk
 
     # -- bookkeeping ---------------------------------------------------------------
@@ -394,10 +395,13 @@ class _Referee:
             doc["seed"] = None
         else:
             doc["finished_at"] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        final = status != "running"
-        # Only a final log is signed: the journal is rewritten after every hole and proves nothing yet.
-        sign = self.sign if final else None
-        write_log(self.log_path, doc, durable=final, body=self.builder.canonical(doc), sign=sign)
+        if status == "running":
+            # Appended, not rewritten: a hole costs the same to record however long the match.
+            self.journal.write(doc, self.builder.hole_bytes)
+        else:
+            # Only a final log is signed; it replaces the journal in one rename.
+            self.journal.close()
+            write_log(self.log_path, doc, body=self.builder.canonical(doc), sign=self.sign)
         self.builder.doc["players"] = doc["players"]
         self.written = doc
 

@@ -40,7 +40,7 @@ import jsonschema
 from .cards import deck_set
 from .config import FaultMode, FaultPolicy, dotted, load_schema
 from .engine import Action, Game, IllegalAction, placings
-from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, compute_digest, hole_result_json, json_type, read_log
+from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, TamperedLog, compute_digest, hole_result_json, json_type, read_log
 from .referee import FaultKind, SeatStatus, disqualifies
 from .rules import Rules, rules_from_dict
 from .schema_check import compile_check
@@ -100,6 +100,8 @@ def validate_file(path: str | os.PathLike[str]) -> Report:
     """Read and validate one log file; an unreadable file is INVALID (never an exception)."""
     try:
         doc = read_log(path)
+    except TamperedLog as e:
+        return Report(Status.TAMPERED, str(e), 0, None)
     except LogError as e:
         return Report(Status.INVALID, str(e), 0, None)
     return validate(doc)

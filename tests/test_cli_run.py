@@ -25,6 +25,8 @@ import jsonschema
 import pytest
 import yaml
 
+from golfref.log import read_log
+
 from .conftest import default_signals
 
 pytestmark = [
@@ -364,7 +366,7 @@ def test_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
     )
     log = tmp_path / "logs" / "killed.json"
     assert_bots_die_with_a_sigkilled_referee(config, log, token)
-    assert json.loads(log.read_text(encoding="utf-8"))["status"] == "running", "clearly incomplete"
+    assert read_log(log)["status"] == "running", "clearly incomplete"
 
 
 def assert_bots_die_with_a_sigkilled_referee(config: Path, log: Path, token: str) -> None:

@@ -34,7 +34,7 @@ import yaml
 
 from golfref.config import ConfigError, MatchConfig, parse_config
 from golfref.engine import Action, Game
-from golfref.log import history_from_log, read_log
+from golfref.log import history_from_log, parse_log, read_log
 from golfref.referee import FaultKind, MatchResult, SeatStatus, run_match
 from golfref.rules import rules_from_dict
 from golfref.view import events_for, view
@@ -823,7 +823,7 @@ def test_nothing_on_disk_shows_the_hole_in_play(tmp_path: Path) -> None:
         _, step = step_for_request(final, report["request"])
         assert step["seat"] == seat
         assert report["log"] is not None, "the journal exists once the first hole is over"
-        seen = json.loads(report["log"])
+        seen = parse_log(report["log"].encode("utf-8"))
         assert seen["status"] == "running" and seen["complete"] is False
         assert seen["seed"] is None, "the seed reaches the disk only at the end"
         assert LOG_VALIDATOR.is_valid(seen)

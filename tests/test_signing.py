@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from golfref.cli import app
-from golfref.log import compute_digest, write_log
+from golfref.log import compute_digest, read_log, write_log
 from golfref.signing import (
     KeyFileError,
     SignatureStatus,
@@ -194,7 +194,7 @@ def test_run_sign_signs_the_final_log_not_the_journal(tmp_path: Path, keys: tupl
     log = tmp_path / "log.json"
 
     def on_hole(result: object, names: object) -> None:
-        journals.append(json.loads(log.read_text()))
+        journals.append(read_log(log))
 
     result = run_match(cfg, seed=1, log_path=str(log), on_hole=on_hole, sign=Signer.from_file(keys[0]))
     assert journals and all(j["status"] == "running" and j["signature"] is None for j in journals)

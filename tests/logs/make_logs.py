@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from golfref.config import MatchConfig, parse_config  # noqa: E402
 from golfref.engine import Game  # noqa: E402
-from golfref.log import write_log  # noqa: E402
+from golfref.log import read_log, write_log  # noqa: E402
 from golfref.referee import MatchInterrupted, run_match  # noqa: E402
 
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
@@ -130,7 +130,7 @@ def journal_after(name: str, cfg: MatchConfig, seed: int, holes: int) -> dict[st
                 shutil.copyfile(log, kept)
 
         run_match(cfg, seed=seed, log_path=str(log), on_hole=on_hole)
-        doc = json.loads(kept.read_text(encoding="utf-8"))
+        doc = read_log(kept)  # the log the journal stands for
     return save(doc, name)
 
 
