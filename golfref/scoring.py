@@ -46,19 +46,7 @@ class GridScore:
 
 def rank_values(rules: Rules) -> dict[Rank, int]:
     """Points of each rank under `rules` (jokers only when they are on)."""
-    values = {
-        Rank.ACE: 1,
-        Rank.TWO: rules.twos,
-        Rank.JACK: rules.jack_value,
-        Rank.QUEEN: rules.queen_value,
-        Rank.KING: 0,
-    }
-    for rank in (Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE):
-        values[rank] = int(rank.value)
-    values[Rank.TEN] = 10
-    if rules.jokers is not None:
-        values[Rank.JOKER] = rules.jokers
-    return values
+    return dict(_plan(rules).values)
 
 
 def card_value(rank: Rank, rules: Rules) -> int:
@@ -86,6 +74,15 @@ def block_slots(top_left: int, cols: int) -> tuple[int, int, int, int]:
     return (top_left, top_left + 1, top_left + cols, top_left + cols + 1)
 
 
+def _same(ranks: Sequence[Rank], slots: Sequence[int]) -> bool:
+    # Ranks are enum singletons: identity says it, without Enum's Python-level __hash__.
+    first = ranks[slots[0]]
+    for s in slots:  # a loop, not all(): scoring runs for every grid of every hole
+        if ranks[s] is not first:
+            return False
+    return True
+
+
 def _find_blocks(ranks: Sequence[Rank], rows: int, cols: int) -> list[int]:
     used = [False] * len(ranks)
     found = []
@@ -94,11 +91,64 @@ def _find_blocks(ranks: Sequence[Rank], rows: int, cols: int) -> list[int]:
             square = block_slots(r * cols + c, cols)
             if any(used[s] for s in square):
                 continue
-            if len({ranks[s] for s in square}) == 1:
+            if _same(ranks, square):
                 for s in square:
                     used[s] = True
                 found.append(square[0])
     return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What scoring needs of a rule set, worked out once per rule set rather than per grid."""
+
+    values: dict[Rank, int]
+    by_id: dict[int, int]
+    """`values` keyed by the rank's id(): a grid's eight lookups then skip Enum's hashing."""
+    groups: tuple[Line, ...]
+    """The lines that cancel (`cancel: line`), or the pair groups (`cancel: pairs`)."""
+
+
+_PLANS: dict[int, tuple[Rules, _Plan]] = {}
+
+
+def _plan(rules: Rules) -> _Plan:
+    # Looked up by identity: hashing a Rules (its generated __hash__ over every field) cost
+    # more than scoring a grid. The Rules is kept with its plan, so its id is not reused.
+    kept = _PLANS.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if len(_PLANS) >= 64:
+        _PLANS.clear()
+    plan = _make_plan(rules)
+    _PLANS[id(rules)] = (rules, plan)
+    return plan
+
+
+def _make_plan(rules: Rules) -> _Plan:
+    values = {
+        Rank.ACE: 1,
+        Rank.TWO: rules.twos,
+        Rank.JACK: rules.jack_value,
+        Rank.QUEEN: rules.queen_value,
+        Rank.KING: 0,
+    }
+    for rank in (Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE):
+        values[rank] = int(rank.value)
+    values[Rank.TEN] = 10
+    if rules.jokers is not None:
+        values[Rank.JOKER] = rules.jokers
+    if rules.cancel is Cancel.LINE:
+        groups = _line_groups(
+            rules,
+            include_rows=rules.lines in (Lines.ROWS, Lines.DIAGONALS),
+            include_diagonals=rules.lines is Lines.DIAGONALS,
+        )
+    elif rules.pair_scope is PairScope.GRID:
+        groups = [Line("grid", 0, tuple(range(rules.cards)))]
+    else:
+        groups = _line_groups(rules, include_rows=rules.pair_scope is PairScope.ROWS, include_diagonals=False)
+    return _Plan(values, {id(r): v for r, v in values.items()}, tuple(groups))
 
 
 def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
@@ -106,10 +156,11 @@ def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
     rows, cols = rules.rows, rules.cols
     if len(ranks) != rows * cols:
         raise ValueError(f"a {rows}x{cols} grid has {rows * cols} cards, got {len(ranks)}")
-    values = rank_values(rules)
     if rules.jokers is None and Rank.JOKER in ranks:
         raise ValueError("the grid has a joker but the jokers option is off")
-    points = [values[r] for r in ranks]
+    plan = _plan(rules)
+    by_id = plan.by_id
+    points = [by_id[id(r)] for r in ranks]
 
     in_block = [False] * len(ranks)
     blocks: list[int] = []
@@ -126,24 +177,15 @@ def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
     cancelled: list[Line] = []
     zero = [False] * len(ranks)
     if rules.cancel is Cancel.LINE:
-        groups = _line_groups(
-            rules,
-            include_rows=rules.lines in (Lines.ROWS, Lines.DIAGONALS),
-            include_diagonals=rules.lines is Lines.DIAGONALS,
-        )
-        for group in groups:
-            if len({ranks[s] for s in group.slots}) == 1:
+        for group in plan.groups:
+            if _same(ranks, group.slots):
                 cancelled.append(group)
                 for s in group.slots:
                     zero[s] = True
     else:
-        if rules.pair_scope is PairScope.GRID:
-            groups = [Line("grid", 0, tuple(range(len(ranks))))]
-        else:
-            groups = _line_groups(rules, include_rows=rules.pair_scope is PairScope.ROWS, include_diagonals=False)
-        for group in groups:
-            counts = Counter(ranks[s] for s in group.slots)
-            hit = tuple(s for s in group.slots if counts[ranks[s]] >= 2)
+        for group in plan.groups:
+            counts = Counter(id(ranks[s]) for s in group.slots)
+            hit = tuple(s for s in group.slots if counts[id(ranks[s])] >= 2)
             if hit:
                 cancelled.append(Line(group.kind, group.index, hit))
                 for s in hit:
