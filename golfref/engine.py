@@ -271,6 +271,10 @@ class Pile(enum.Enum):
 _P_STOCK = Pile.STOCK
 _P_DISCARD = Pile.DISCARD
 
+# Builds the named tuples of every decision (a move and its events) without the Python-level
+# __new__ a named tuple's class call goes through: one frame less on the hottest path.
+_new = tuple.__new__
+
 # The public events of a hole (D13), kept per hole in `Game.events`. They record what
 # happened in full (every card id); view.py alone decides what each seat may see of them.
 
@@ -439,8 +443,7 @@ class Game:
 
     def grid_full(self, seat: int) -> bool:
         """Whether every card of `seat`'s grid is face up."""
-        up = self.up
-        return all(up[c] for c in self.grids[seat])
+        return all(map(self.up.__getitem__, self.grids[seat]))
 
     # -- chance ------------------------------------------------------------------
 
@@ -525,12 +528,12 @@ class Game:
                 return _DRAW_KNOCK
             return _DRAW
         if decision is _D_PLACE:
-            swaps = _SWAP_SETS[self.slots]
+            n = self.slots
             if not self.drawn_from_stock:
-                return swaps
-            if self._power_usable(seat):
-                return swaps + _THROW_POWER
-            return swaps + _THROW_ONLY
+                return _SWAP_SETS[n]
+            if self.rules.card_powers and self._power_usable(seat):
+                return _SWAP_THROW_POWER[n]
+            return _SWAP_THROW[n]
         if decision is _D_FLIP:
             flips = tuple(_FLIPS[i] for i, c in enumerate(grid) if not up[c])
             if self.rules.flip_after_throw is FlipAfterThrow.MAY:
@@ -580,7 +583,7 @@ class Game:
         slot = action.slot
         # A legal action means a seat is to move, and every slotted kind carries its slot.
         assert seat is not None
-        self.history.append(Move(seat, action))
+        self.history.append(_new(Move, (seat, action)))
         self._legal = None
         kind = action.kind
         if kind is _K_STOCK:
@@ -588,12 +591,12 @@ class Game:
             self.drawn, self.drawn_from_stock = card, True
             self.known[card] |= 1 << seat
             self.decision = _D_PLACE
-            self.events.append(DrawEvent(seat, _P_STOCK, card))
+            self.events.append(_new(DrawEvent, (seat, _P_STOCK, card)))
         elif kind is _K_DISCARD:
             card = self.discard.pop()
             self.drawn, self.drawn_from_stock = card, False
             self.decision = _D_PLACE
-            self.events.append(DrawEvent(seat, _P_DISCARD, card))
+            self.events.append(_new(DrawEvent, (seat, _P_DISCARD, card)))
         elif kind is _K_SWAP:
             assert slot is not None
             self._swap(seat, slot)
@@ -602,7 +605,7 @@ class Game:
             card = self.drawn
             self._to_discard(card)
             self.drawn = -1
-            self.events.append(ThrowEvent(seat, card))
+            self.events.append(_new(ThrowEvent, (seat, card)))
             if self.rules.flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
                 self.decision = _D_FLIP
             else:
@@ -612,7 +615,7 @@ class Game:
             card = self.grids[seat][slot]
             self.up[card] = True
             self.known[card] = self.all_seats
-            self.events.append(FlipEvent(seat, slot, card))
+            self.events.append(_new(FlipEvent, (seat, slot, card)))
             self._end_turn(seat)
         elif kind is _K_PASS:
             self._end_turn(seat)
@@ -671,7 +674,7 @@ class Game:
             self.up[card] = False
             self.known[card] = (1 << seat) if self.drawn_from_stock else self.all_seats
         self._to_discard(out)
-        self.events.append(SwapEvent(seat, slot, card, out, self.drawn_from_stock))
+        self.events.append(_new(SwapEvent, (seat, slot, card, out, self.drawn_from_stock)))
 
     def _target(self, seat: int, target_seat: int, slot: int) -> None:
         rank = self.power_rank
@@ -835,3 +838,5 @@ _THROW_ONLY = (THROW,)
 _THROW_POWER = (THROW, POWER)
 _PASS_ONLY = (PASS,)
 _SWAP_SETS = {n: _SWAPS[:n] for n in range(1, _MAX_SLOTS + 1)}
+_SWAP_THROW = {n: swaps + _THROW_ONLY for n, swaps in _SWAP_SETS.items()}
+_SWAP_THROW_POWER = {n: swaps + _THROW_POWER for n, swaps in _SWAP_SETS.items()}

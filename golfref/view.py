@@ -93,33 +93,39 @@ def view(game: Game, seat: int) -> SeatView:
     up = game.up
     known = game.known
     bit = 1 << seat
-    grids = tuple(tuple([cards[c] if up[c] or known[c] & bit else None for c in g]) for g in game.grids)
-    face_up = tuple(tuple([up[c] for c in g]) for g in game.grids)
+    # List comprehensions and map rather than generators: a view is built for every request.
+    grids = tuple([tuple([cards[c] if up[c] or known[c] & bit else None for c in g]) for g in game.grids])
+    is_up = up.__getitem__
+    face_up = tuple([tuple(map(is_up, g)) for g in game.grids])
     drawn: Card | None = None
     drawn_from: Pile | None = None
     if game.drawn >= 0:
         drawn_from = _STOCK if game.drawn_from_stock else _DISCARD
         if known_to(game, game.drawn, seat):
             drawn = cards[game.drawn]
-    return SeatView(
-        seat,
-        game.hole,
-        game.starter,
-        game.to_move,
-        game.decision,
-        grids,
-        face_up,
-        tuple(map(cards.__getitem__, game.discard)),
-        len(game.stock),
-        drawn,
-        drawn_from,
-        game.power_rank,
-        game.first_target,
-        game.closer,
-        game.knocker,
-        tuple(game.turns),
-        tuple(game.totals),
-        game.hole_scores,
+    # tuple.__new__ skips the named tuple's Python-level __new__ (the fields in their order).
+    return _new(
+        SeatView,
+        (
+            seat,
+            game.hole,
+            game.starter,
+            game.to_move,
+            game.decision,
+            grids,
+            face_up,
+            tuple(map(cards.__getitem__, game.discard)),
+            len(game.stock),
+            drawn,
+            drawn_from,
+            game.power_rank,
+            game.first_target,
+            game.closer,
+            game.knocker,
+            tuple(game.turns),
+            tuple(game.totals),
+            game.hole_scores,
+        ),
     )
 
 
@@ -187,3 +193,4 @@ def events_for(game: Game, seat: int, start: int = 0, finished: bool = False) ->
 
 _STOCK = Pile.STOCK
 _DISCARD = Pile.DISCARD
+_new = tuple.__new__
