@@ -90,9 +90,9 @@ def write_log(
     body: bytes | None = None,
     sign: Callable[[bytes], dict[str, Any]] | None = None,
 ) -> None:
-    """Seal `doc` with its digest (and a signature), write it atomically (a reader sees the old or the new file) and sync it.
+    """Seal `doc` with its digest (and a signature), write it atomically and sync it to the disk.
 
-    `body` is
+    A reader sees the old or the new file, never half of one. `body` is
     `canonical_bytes(doc)` when the caller has it already. `sign` (`signing.Signer`) turns
     the signed message into the `signature` field; without it, a `signature` already in
     `doc` is written as it is (null for a log golfref did not sign).

@@ -98,7 +98,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Protocol, Self
+from typing import NamedTuple, Protocol, Self
 
 from . import PROTOCOL_VERSION
 from .sandbox import Sandbox
@@ -173,9 +173,12 @@ class ReadStatus(enum.Enum):
     """The bot printed a line that is not valid UTF-8; `ReadResult.raw` shows its bytes."""
 
 
-@dataclass(frozen=True, slots=True)
-class ReadResult:
-    """One outcome of reading from a bot: a line, or why there is none."""
+class ReadResult(NamedTuple):
+    """One outcome of reading from a bot: a line, or why there is none.
+
+    A named tuple, not a frozen dataclass: one is made for every line a bot prints, and a
+    frozen dataclass sets each field through object.__setattr__.
+    """
 
     status: ReadStatus
     line: str | None = None
@@ -561,7 +564,7 @@ class BotProcess:
 
     def _deliver(self, status: ReadStatus, line: str | None, raw: str, now: float) -> None:
         if len(self._pending) < UNASKED_LIMIT:
-            self._pending.append(ReadResult(status, line, raw, max(0.0, now - self._sent_at), self._sends))
+            self._pending.append(_new(ReadResult, (status, line, raw, max(0.0, now - self._sent_at), self._sends)))
         else:
             self._unasked_dropped += 1  # a bot printing without end must not fill the referee
 
@@ -821,6 +824,7 @@ class BotPool:
 # -- internals ------------------------------------------------------------------------
 
 _OUT, _ERR, _IN, _EXIT = range(4)
+_new = tuple.__new__  # builds a ReadResult without the named tuple's Python-level __new__
 _READ, _WRITE = select.POLLIN, select.POLLOUT  # the same bits as EPOLLIN and EPOLLOUT
 
 

@@ -600,7 +600,9 @@ class _Referee:
             seat.stale[answer_id] = left - 1
         return True
 
-    def _ask(self, seat: _Seat, legal: tuple[Action, ...]) -> tuple[Action | None, int | None, float | None]:
+    def _ask(
+        self, seat: _Seat, legal: tuple[Action, ...], decision: str
+    ) -> tuple[Action | None, int | None, float | None]:
         """Ask a bot for a decision: (action or None when it faulted, request id, ms taken).
 
         The request id is None when no request was sent (the seat was disqualified first, or
@@ -616,13 +618,15 @@ class _Referee:
             # Like a flag falling on a chess clock: the bot has no time left to answer anything.
             self._fault(seat, FaultKind.MATCH_TIME, f"the bot's match time ({match_ms} ms) is used up")
             return None, None, None
-        action, rid, ms = self._request(seat, bot, legal)
+        action, rid, ms = self._request(seat, bot, legal, decision)
         seat.used_ms += ms
         if action is None and rid not in seat.answered:
             seat.stale.setdefault(rid, _LATE_ALLOWANCE)  # settled by the fallback: a later answer is dropped
         return action, rid, ms
 
-    def _request(self, seat: _Seat, bot: BotProcess, legal: tuple[Action, ...]) -> tuple[Action | None, int, float]:
+    def _request(
+        self, seat: _Seat, bot: BotProcess, legal: tuple[Action, ...], decision: str
+    ) -> tuple[Action | None, int, float]:
         game = self.game
         self.request_id += 1
         rid = self.request_id
@@ -637,8 +641,7 @@ class _Referee:
         if tc.match_ms:
             budget_ms = min(budget_ms, max(0, int(tc.match_ms - seat.used_ms)))
         legal_text = [a.text for a in legal]
-        _, decision = game.turn()
-        line = protocol.request(rid, decision.value, view(game, seat.index).to_json(), events, legal_text, budget_ms)
+        line = protocol.request(rid, decision, view(game, seat.index).to_json(), events, legal_text, budget_ms)
         sent = time.monotonic()
         seat.sends[rid] = bot.sends + 1
         if not self._send(seat, line):
@@ -709,7 +712,7 @@ class _Referee:
             to_move, turn_decision = game.turn()
             seat = self.seats[to_move]
             legal = game.legal_actions()
-            decision = turn_decision.value
+            decision = turn_decision._value_  # not .value: a Python-level descriptor, at every decision
             holes_before = len(game.results)
             if self.on_turn is not None:
                 self.on_turn(game)
@@ -721,7 +724,7 @@ class _Referee:
                 rid: int | None = None
                 ms: float | None = None
                 if seat.live:
-                    action_or_none, rid, ms = self._ask(seat, legal)
+                    action_or_none, rid, ms = self._ask(seat, legal, decision)
                 if action_or_none is None:
                     action = seat.fallback.choose(view(game, seat.index), legal)
                     by = "fallback"

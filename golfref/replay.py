@@ -40,7 +40,16 @@ import jsonschema
 from .cards import deck_set
 from .config import FaultMode, FaultPolicy, dotted, load_schema
 from .engine import Action, Game, IllegalAction, placings
-from .log import LOG_FORMAT, SCHEMA_VERSION, LogError, TamperedLog, compute_digest, hole_result_json, json_type, read_log
+from .log import (
+    LOG_FORMAT,
+    SCHEMA_VERSION,
+    LogError,
+    TamperedLog,
+    compute_digest,
+    hole_result_json,
+    json_type,
+    read_log,
+)
 from .referee import FaultKind, SeatStatus, disqualifies
 from .rules import Rules, rules_from_dict
 from .schema_check import compile_check

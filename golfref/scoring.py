@@ -77,7 +77,7 @@ def block_slots(top_left: int, cols: int) -> tuple[int, int, int, int]:
 def _same(ranks: Sequence[Rank], slots: Sequence[int]) -> bool:
     # Ranks are enum singletons: identity says it, without Enum's Python-level __hash__.
     first = ranks[slots[0]]
-    for s in slots:  # a loop, not all(): scoring runs for every grid of every hole
+    for s in slots:  # noqa: SIM110 - a loop, not all() over a generator: this runs for every line of every grid
         if ranks[s] is not first:
             return False
     return True

@@ -65,19 +65,21 @@ class SeatView(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The view as plain JSON data, cards written as strings, unseen cards as null."""
+        # Enum words are read as `_value_`: `.value` goes through a Python-level descriptor,
+        # and a view is written for every request.
         return {
             "seat": self.seat,
             "hole": self.hole,
             "starter": self.starter,
             "to_move": self.to_move,
-            "decision": None if self.decision is None else self.decision.value,
+            "decision": None if self.decision is None else self.decision._value_,
             "grids": [[None if c is None else c.name for c in g] for g in self.grids],
             "face_up": [list(f) for f in self.face_up],
             "discard": [c.name for c in self.discard],
             "stock_size": self.stock_size,
             "drawn": None if self.drawn is None else self.drawn.name,
-            "drawn_from": None if self.drawn_from is None else self.drawn_from.value,
-            "power": None if self.power is None else self.power.value,
+            "drawn_from": None if self.drawn_from is None else self.drawn_from._value_,
+            "power": None if self.power is None else self.power._value_,
             "first_target": None if self.first_target is None else list(self.first_target),
             "closer": self.closer,
             "knocker": self.knocker,
@@ -154,7 +156,7 @@ def events_for(game: Game, seat: int, start: int = 0, finished: bool = False) ->
         if isinstance(ev, DrawEvent):
             shown = ev.pile is _DISCARD or ev.seat == seat
             card = str(cards[ev.card]) if shown else None
-            out.append({"event": "draw", "seat": ev.seat, "from": ev.pile.value, "card": card})
+            out.append({"event": "draw", "seat": ev.seat, "from": ev.pile._value_, "card": card})
         elif isinstance(ev, SwapEvent):
             shown = game.rules.swap_face_up or not ev.from_stock or ev.seat == seat
             out.append(

@@ -56,7 +56,9 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_the_journal_only_grows_one_line_per_hole(tmp_path: Path, reference: dict[str, Any]) -> None:
     log = tmp_path / "log.json"
     seen: list[bytes] = []
-    run_match(config(tmp_path), seed=SEED, log_path=str(log), on_hole=lambda result, names: seen.append(log.read_bytes()))
+    run_match(
+        config(tmp_path), seed=SEED, log_path=str(log), on_hole=lambda result, names: seen.append(log.read_bytes())
+    )
     assert len(seen) == HOLES
     for hole, (before, after) in enumerate(zip(seen, seen[1:], strict=False), start=1):
         assert after.startswith(before), f"hole {hole}: the journal was rewritten, not appended to"
