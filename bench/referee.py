@@ -10,7 +10,9 @@ own cost is so small that the ratio is nearly all the referee's.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -21,6 +23,7 @@ import time
 from pathlib import Path
 
 from golfref.config import parse_config
+from golfref.log import Journal
 from golfref.referee import _Referee, run_match
 
 HERE = Path(__file__).resolve().parent
@@ -123,6 +126,53 @@ def baseline_round_trip(requests: list[tuple[int, str]], rounds: int, bot: tuple
     return elapsed / n * 1e6
 
 
+def _rewrite(path: Path, body: bytes) -> None:
+    """The running log as written after every hole before the journal: sealed, whole, renamed over, unsynced."""
+    data = body[:-1] + b',"digest":"sha256:' + hashlib.sha256(body).hexdigest().encode() + b'"}\n'
+    fd, tmp = tempfile.mkstemp(dir=path.parent)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def journal_costs(holes: int, log_dir: str) -> tuple[list[float], list[float]]:
+    """Microseconds to record each hole of a long match of built-in players: (journal append, whole-log rewrite).
+
+    The rewrite is what recording a hole cost before the journal: the running log sealed
+    and written whole to a new file, here to another path, from the same snapshot.
+    """
+    text = (
+        f"match: bench-journal\nrules: {{preset: classic, holes: {holes}}}\nseed: 3\nplayers:\n"
+        + "".join(f"  - {{name: p{i}, builtin: greedy}}\n" for i in range(4))
+        + f"log:\n  path: {json.dumps(log_dir + '/journal.json')}\n"
+    )
+    appends: list[float] = []
+    rewrites: list[float] = []
+    write = Journal.write
+    rewritten = Path(log_dir) / "rewritten.json"
+
+    def timed(self: Journal, doc: dict, hole_bytes: tuple[bytes, ...] = ()) -> None:
+        start = time.perf_counter()
+        write(self, doc, hole_bytes)
+        appends.append((time.perf_counter() - start) * 1e6)
+        if doc["holes"]:
+            start = time.perf_counter()
+            _rewrite(rewritten, referee.builder.canonical(doc))
+            rewrites.append((time.perf_counter() - start) * 1e6)
+
+    referee = _Referee(parse_config(text, source="bench"), None, None, None)
+    Journal.write = timed  # type: ignore[method-assign]  # timed where the referee calls it
+    try:
+        referee.start()
+        referee.play()
+        referee.finish()
+    finally:
+        Journal.write = write  # type: ignore[method-assign]
+    for path in Path(log_dir).glob("*"):
+        path.unlink()
+    return appends[1:], rewrites  # the first write is the header, before any hole
+
+
 def matches_per_second(count: int, log_dir: str) -> float:
     """Whole 1-hole matches (process start, handshake, play, shutdown) per second."""
     cfg = _config(2, "standard", 1, transcript=False, log_dir=log_dir)
@@ -182,6 +232,13 @@ def run(quick: bool = False) -> None:
         print(f"  goal: at most 1.25x with an instant Python bot: {'met' if ref / base <= 1.25 else 'missed'}")
         mps = statistics.median(matches_per_second(10 if quick else 30, log_dir) for _ in range(repeats))
         print(f"  whole 1-hole matches between two instant bots: median {mps:.1f} matches/s")
+        appends, rewrites = journal_costs(36, log_dir)
+        early, late = statistics.median(appends[:5]), statistics.median(appends[-5:])
+        print(
+            f"  recording a hole in the journal, classic 4 players: {early:.0f} us at holes 1-5, {late:.0f} us at "
+            f"holes 32-36 (a whole-log rewrite, as before: {statistics.median(rewrites[:5]):.0f} and "
+            f"{statistics.median(rewrites[-5:]):.0f} us; the rewrite also syncs to the disk)"
+        )
         rss = referee_peak_rss_mb(holes, log_dir)
         print(f"  referee peak RSS with 8 bots (classic, {holes} holes): {rss:.1f} MiB (goal < 100 MiB)")
         with tempfile.TemporaryDirectory() as build:
