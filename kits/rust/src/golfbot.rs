@@ -90,7 +90,10 @@ pub struct View<'a> {
 impl Rules {
     /// Points of a card under these rules; an unseen card (None) counts `unseen`.
     pub fn points(&self, card: &Option<Card>, unseen: i64) -> i64 {
-        let Some(card) = card else { return unseen };
+        let card = match card {
+            Some(card) => card,
+            None => return unseen,
+        };
         let court = self.court_values == "11/12";
         match card.as_bytes()[0] {
             b'A' => 1,
@@ -199,8 +202,14 @@ pub fn play<F: FnMut(&View, &[String]) -> String>(name: &str, version: &str, mut
     let mut out = io::stdout().lock();
     let mut setup: Option<(Rules, TimeControl)> = None;
     for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let Some(message) = json::parse(&line) else { continue };
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
+        let message = match json::parse(&line) {
+            Some(message) => message,
+            None => continue, // golfref never sends a line that is not JSON
+        };
         match message.get("type").and_then(Value::str) {
             Some("hello") => {
                 let null = Value::Null;
@@ -209,7 +218,10 @@ pub fn play<F: FnMut(&View, &[String]) -> String>(name: &str, version: &str, mut
                 let _ = out.flush();
             }
             Some("request") => {
-                let Some((rules, time)) = &setup else { continue };
+                let (rules, time) = match &setup {
+                    Some(setup) => setup,
+                    None => continue,
+                };
                 let legal: Vec<String> = message.get("legal").map(|l| l.items().iter().filter_map(|a| a.str().map(str::to_string)).collect()).unwrap_or_default();
                 let view = read_view(&message, rules, time);
                 let mut action = choose(&view, &legal);

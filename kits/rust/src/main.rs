@@ -39,7 +39,7 @@ fn choose(view: &View, legal: &[String]) -> String {
         "flip" => {
             // Turn up a card we have not seen: the flip then tells us something.
             let unseen = legal.iter().find(|a| {
-                a.strip_prefix("flip:").and_then(|n| n.parse::<usize>().ok()).is_some_and(|n| grid[n].is_none())
+                a.strip_prefix("flip:").and_then(|n| n.parse::<usize>().ok()).map_or(false, |n| grid[n].is_none())
             });
             unseen.unwrap_or(&legal[0]).clone()
         }
