@@ -93,7 +93,8 @@ class HumanSeat:
         events = self._turn + request["events"]
         self._turn = []
         if view["decision"] not in ("draw", "reveal"):
-            start = max(i for i, e in enumerate(events) if e["event"] == "draw" and e["seat"] == self.seat)
+            own = [i for i, e in enumerate(events) if e["event"] == "draw" and e["seat"] == self.seat]
+            start = own[-1] if own else len(events)
             self._turn = events[start:]
         out += screen.events(events)
         out += screen.table(view)
