@@ -378,7 +378,8 @@ def run(
     cfg = dataclasses.replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
     _sandbox_warning(cfg.sandbox)
     live = None
-    if not quiet and not as_json and sys.stderr.isatty():
+    people = any(p.builtin == "human" for p in cfg.players)  # the live line would draw over their screen
+    if not quiet and not as_json and sys.stderr.isatty() and not people:
         from .progress import LiveProgress
 
         live = LiveProgress([p.name for p in cfg.players], cfg.rules.holes)
@@ -419,6 +420,64 @@ def run(
     disqualified = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
     if disqualified or (strict and result.faults):
         raise typer.Exit(EXIT_FAULTED)
+
+
+@app.command(epilog=_exit_codes_help())
+def play(
+    against: Annotated[
+        str, typer.Option("--against", metavar="CMD", help="The bot to play: its command, as a config's command.")
+    ],
+    preset: PresetOpt = "standard",
+    sets: SetOpt = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles.")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, max=1, help="Your seat: 0 (you start) or 1.")] = 0,
+    log: LogOpt = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colours (also: NO_COLOR set).")] = False,
+) -> None:
+    """Play a bot yourself, in the terminal: a match of you (a `builtin: human` seat) against CMD.
+
+    Your seat's view is drawn as `golfref replay --seat` draws it, from what your seat may
+    see only; choose by number. You are never timed out (the bot's clock runs as usual).
+    Ctrl-C or the end of input (Ctrl-D) stops the match; its log is kept as interrupted.
+    """
+    from pathlib import Path
+
+    import yaml
+
+    from .config import HUMAN, ConfigError, parse_config
+    from .human import HumanSeat
+    from .pretty import MIN_WIDTH
+    from .referee import MatchInterrupted, run_match
+    from .report import standings_lines
+
+    if log is not None and not log.strip():
+        fail("--log: the path is empty")
+    players: list[dict[str, Any]] = [{"name": "bot", "command": against}]
+    players.insert(seat, {"name": "human", "builtin": HUMAN})
+    data = {"match": "play", "rules": {"preset": preset, **parse_sets(sets)}, "players": players}
+    try:
+        cfg = parse_config(yaml.safe_dump(data, sort_keys=False), source="golfref play", base_dir=Path.cwd())
+    except ConfigError as e:
+        fail_config(e)
+    color = use_color(sys.stdout, os.environ, no_color)
+    width = output_width(sys.stdout, os.environ, None, 100, MIN_WIDTH)
+
+    def terminal_seat(index: int, names: tuple[str, ...]) -> HumanSeat:
+        return HumanSeat(cfg.rules, names, index, stdin=sys.stdin, stdout=sys.stdout, color=color, width=width)
+
+    try:
+        result = run_match(cfg, seed=seed, log_path=log, human=terminal_seat)
+    except MatchInterrupted as e:
+        err(f"golfref: {e}")
+        raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
+    except ConfigError as e:
+        fail_config(e)
+    except OSError as e:
+        fail(f"cannot write the log: {e}", EXIT_INTERNAL)
+    for line in standings_lines(result):
+        out(line)
 
 
 def _signer_or_fail(sign: str | None) -> Signer | None:

@@ -24,6 +24,7 @@ import jsonschema
 import referencing
 import yaml
 
+from .policies import POLICIES
 from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, unknown_option
 from .sandbox import SandboxSpec, sandbox_spec
 
@@ -63,6 +64,12 @@ class FaultMode(enum.Enum):
     """The fallback policy plays the faulted decision; after `max_faults` the seat is disqualified."""
     FORFEIT = "forfeit"
     """The seat is disqualified at its first fault."""
+
+
+HUMAN = "human"
+"""The built-in player that is a person at the terminal (golfref/human.py)."""
+BUILTIN_PLAYERS = (*POLICIES, HUMAN)
+"""What a player's `builtin` may name: a built-in policy, or a person."""
 
 
 @dataclass(frozen=True)
@@ -359,7 +366,8 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
     if error.validator == "required":
         return [(path, error.message.replace("is a required property", "is required"))]
     if error.validator == "oneOf" and path and isinstance(path[-1], int) and "players" in path:
-        return [(path, "a player needs exactly one of command (a bot program) or builtin (random, greedy)")]
+        builtins = ", ".join(BUILTIN_PLAYERS)
+        return [(path, f"a player needs exactly one of command (a bot program) or builtin ({builtins})")]
     if error.validator == "enum":
         values: Any = error.validator_value
         choices = ", ".join(str(c) for c in values)

@@ -945,3 +945,113 @@ class _Printer:
             p = players[s] if s < len(players) and isinstance(players[s], dict) else {}
             rows.append([str(places[s]), self.names[s], str(totals[s]), self.text(p.get("status", "?"))])
         return [self.style("standings" + note, _BOLD), *self.table(rows, right=(2,))]
+
+
+# -- a seat's screen, live ------------------------------------------------------------------
+
+
+class SeatScreen:
+    """A seat's view drawn as `golfref replay --seat` draws it, from the protocol's messages only.
+
+    For a person at the table (the human seat): every card it prints comes from one
+    message the seat received (a request's view and events, or a hole_end), the same JSON
+    a bot would get, so it can show nothing the seat could not see.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        names: Sequence[str],
+        seat: int,
+        *,
+        color: bool = False,
+        ascii_only: bool = False,
+        width: int = DEFAULT_WIDTH,
+    ) -> None:
+        cards = [c.name for c in Game(rules).cards]
+        doc = {"rules": rules.to_dict(), "cards": cards, "holes": [], "players": [{"name": n} for n in names]}
+        self._p = _Printer(doc, seat=seat, color=color, ascii_only=ascii_only, width=max(width, MIN_WIDTH))
+        self.seat = seat
+        self.rules = rules
+        self._cards = {c.name: c for c in self._p.game.cards}
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names as printed (made safe for the terminal)."""
+        return self._p.names
+
+    def card(self, name: str | None) -> str:
+        """A card written as in the protocol (`7S#2`), as printed; a back for null."""
+        return self._p.card_name(name)
+
+    def hole_title(self, hole: int, starter: int) -> str:
+        """The rule line that opens a hole."""
+        return self._p.rule_line(f"{hole_label(hole, self.rules.holes)} {self._p.g.dot} {self.names[starter]} starts")
+
+    def events(self, events: Sequence[dict[str, Any]]) -> list[str]:
+        """The lines that tell `events` (a request's or a hole_end's), one turn at a time."""
+        p = self._p
+        out: list[str] = []
+        turn: _Turn | None = None
+
+        def flush() -> None:
+            if turn is not None:
+                head = _pad(f"  {p.g.dot} {p.names[turn.seat]}", p.text_indent)
+                out.extend(p.wrap(head, p.turn_text(turn)))
+
+        for e in events:
+            kind = e.get("event")
+            if kind == "reshuffle":
+                flush()
+                turn = None
+                text = f"stock empty: {e.get('cards')} cards of the discard pile reshuffled into it"
+                out.extend(p.wrap(" " * p.text_indent, [text]))
+                continue
+            seat: int = e["seat"]  # every event but a reshuffle has its seat
+            reveal = kind == "reveal"
+            starts = turn is None or seat != turn.seat or kind in ("draw", "knock") or reveal != turn.reveal
+            if starts:
+                flush()
+                turn = _Turn(seat=seat, steps=[], events=[], reveal=reveal)
+            assert turn is not None
+            turn.events.append(e)
+        flush()
+        return out
+
+    def table(self, view: dict[str, Any]) -> list[str]:
+        """The piles and every seat's grid as `view` (a request's) shows them."""
+        p = self._p
+        grids = [[self._cards[c] if c is not None else None for c in g] for g in view["grids"]]
+        rows = {
+            s: [
+                "".join(p.cell(grids[s][r * p.rules.cols + c], view["face_up"][s][r * p.rules.cols + c])
+                for c in range(p.rules.cols))
+                for r in range(p.rules.rows)
+            ]
+            for s in range(p.players)
+        }
+        top = self.card(view["discard"][-1]) if view["discard"] else "-"
+        left = ["", " " * p.text_indent + f"discard {top}  stock {view['stock_size']}"]
+        out = [] if p.banded else p.block([""], [p.names_row(range(p.players))], tap=False)
+        return out + p.block(left, p.arrange(rows), tap=False)
+
+    def hole_end(self, message: dict[str, Any]) -> list[str]:
+        """A hole_end notice: its last events, every card turned up, the scores."""
+        p = self._p
+        out = self.events(message.get("events", []))
+        ender = message.get("ender")
+        how = _END_TEXT[HoleEnd(message["end"])].format(ender=p.names[ender] if ender is not None else "")
+        rows = {
+            s: [
+                "".join(p.cell(self._cards[g[r * p.rules.cols + c]], True) for c in range(p.rules.cols))
+                for r in range(p.rules.rows)
+            ]
+            for s, g in enumerate(message["grids"])
+        }
+        left = [f"    end: {how}", "    every card turned up"]
+        out += [] if p.banded else p.block([""], [p.names_row(range(p.players))], tap=False)
+        out += p.block(left, p.arrange(rows), tap=False)
+        for label, values in (("    hole score", message["scores"]), ("    total", message["totals"])):
+            pairs = [f"{p.names[s]} {v}" for s, v in enumerate(values)]
+            out += _fill(f"{label}: ", pairs, ", ", _width(label) + 2, p.width)
+        return [piece for line in out for piece in _fit(line, p.width)]

@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from . import protocol
-from .config import ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
+from .config import HUMAN, ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
 from .engine import Action, Game, HoleResult
 from .fingerprint import bot_file, fingerprint
+from .human import Clock, HumanSeat, SeatLeft
 from .log import Journal, LogBuilder, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
@@ -188,6 +189,7 @@ class _Seat:
     transcript: list[str] = field(default_factory=list)
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
     sandbox: Sandbox | None = None
+    human: HumanSeat | None = None  # a person at the terminal (`builtin: human`)
 
     @property
     def live(self) -> bool:
@@ -214,9 +216,9 @@ class MatchInterrupted(Exception):
     `log_path` is None when the signal came before any bot started: there is no log then.
     """
 
-    def __init__(self, log_path: Path | None, signum: int = signal.SIGINT) -> None:
+    def __init__(self, log_path: Path | None, signum: int = signal.SIGINT, reason: str | None = None) -> None:
         what = "before any bot started" if log_path is None else f"the incomplete log is {log_path}"
-        super().__init__(f"interrupted by {signal.Signals(signum).name}; {what}")
+        super().__init__(f"{reason or 'interrupted by ' + signal.Signals(signum).name}; {what}")
         self.log_path = log_path
         self.signum = signum
 
@@ -283,6 +285,7 @@ class _Referee:
         on_turn: Callable[[Game], None] | None = None,
         sign: Callable[[bytes], dict[str, Any]] | None = None,
         stop_check: Callable[[], None] | None = None,
+        human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
     ) -> None:
         self.config = config
         self.stop_check = stop_check
@@ -308,12 +311,15 @@ class _Referee:
             _Seat(
                 index=i,
                 spec=spec,
-                policy=make_policy(spec.builtin, self.rules, policy_rng) if spec.builtin else None,
+                policy=make_policy(spec.builtin, self.rules, policy_rng) if spec.builtin not in (None, HUMAN) else None,
                 fallback=make_policy(config.faults.fallback, self.rules, policy_rng),
                 bank_ms=config.time.bank_ms,
             )
             for i, spec in enumerate(config.players)
         ]
+        for seat in self.seats:
+            if seat.spec.builtin == HUMAN:
+                seat.human = (human or self._terminal_seat)(seat.index, self.names)
         self.pool = BotPool(check=stop_check)
         self.faults: list[Fault] = []
         self.builder = LogBuilder(
@@ -330,6 +336,9 @@ class _Referee:
         self.card_names = self.builder.card_names
         self.journal = Journal(self.log_path)
         self.written: dict[str, Any] = {}  # the log as last written to disk
+
+    def _terminal_seat(self, index: int, names: tuple[str, ...]) -> HumanSeat:
+        return HumanSeat(self.rules, names, index, stdin=sys.stdin, stdout=sys.stdout)
 
     # -- bookkeeping ---------------------------------------------------------------
 
@@ -716,7 +725,10 @@ class _Referee:
             holes_before = len(game.results)
             if self.on_turn is not None:
                 self.on_turn(game)
-            if seat.policy is not None:
+            if seat.human is not None:
+                action = self._ask_human(seat, seat.human, legal)
+                builder.step(seat.index, decision, str(action), "builtin", None, None)
+            elif seat.policy is not None:
                 action = seat.policy.choose(view(game, seat.index), legal)
                 builder.step(seat.index, decision, str(action), "builtin", None, None)
             else:
@@ -735,9 +747,29 @@ class _Referee:
             if len(game.results) > holes_before:
                 self._hole_over(game.results[-1])
 
+    def _ask_human(self, seat: _Seat, human: HumanSeat, legal: tuple[Action, ...]) -> Action:
+        """A person's decision, from the request a bot in that seat would get (untimed: see human.py)."""
+        game = self.game
+        hole, mark = seat.event_mark
+        events = events_for(game, seat.index, mark if hole == game.hole else 0)
+        seat.event_mark = (game.hole, len(game.events))
+        _, decision = game.turn()
+        # No request id is taken: the bots' ids stay those of a match with a built-in here.
+        line = protocol.request(0, decision.value, view(game, seat.index).to_json(), events, [a.text for a in legal], 0)
+        clocks = [
+            Clock(s.index, s.used_ms, self.config.time.move_ms, s.bank_ms) for s in self.seats if s.spec.command
+        ]
+        text = human.decide(json.loads(line), clocks)
+        return next(a for a in legal if a.text == text)
+
     def _hole_over(self, result: HoleResult) -> None:
         self.builder.end_hole(result)
         for seat in self.seats:
+            if seat.human is not None:
+                hole, mark = seat.event_mark
+                events = events_for(self.game, seat.index, mark if hole == result.hole else 0, finished=True)
+                seat.human.hole_end(json.loads(protocol.hole_end(result, self.card_names, events)))
+                seat.event_mark = (result.hole, len(self.game.events))
             if seat.live:
                 self._check_unasked(seat, result.hole)
             if seat.live:
@@ -757,6 +789,8 @@ class _Referee:
         placings = game.placings(disqualified)
         end_line = protocol.match_end(game.totals, placings, disqualified)
         for seat in self.seats:
+            if seat.human is not None:
+                seat.human.match_end(json.loads(end_line))
             if seat.live:
                 self._check_unasked(seat, len(game.results) - 1)
             if seat.live:
@@ -841,6 +875,7 @@ def run_match(
     force: bool = False,
     sign: Callable[[bytes], dict[str, Any]] | None = None,
     hide: Sequence[Path] = (),
+    human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
@@ -853,6 +888,8 @@ def run_match(
     that is done, however soon it comes. `sign` (`signing.Signer`) signs the final log
     (finished, interrupted or error), not the journal written while the match runs.
     `hide`: more of the caller's files for sandboxed bots not to see (`Referee.box_bots`).
+    `human` makes the terminal seat of each `builtin: human` player, from its seat and the
+    players' names (default: one on this process's stdin and stdout, without colour).
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
@@ -861,7 +898,7 @@ def run_match(
     with _stop_on_signals() as stopped:
         referee: _Referee | None = None
         try:
-            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, stopped.check)
+            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, stopped.check, human)
             check_outputs(config, referee.log_path, force=force)
             referee.box_bots(hide)
         except _Stop as e:  # nothing started, nothing written: no log to keep
@@ -886,8 +923,9 @@ def run_match(
             except (_Stop, KeyboardInterrupt) as e:
                 signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
                 stopped.cleaning = True
-                referee.abort("interrupted", f"interrupted by {signal.Signals(signum).name}")
-                raise MatchInterrupted(referee.log_path, signum) from None
+                reason = str(e) if isinstance(e, SeatLeft) else f"interrupted by {signal.Signals(signum).name}"
+                referee.abort("interrupted", reason)
+                raise MatchInterrupted(referee.log_path, signum, reason if isinstance(e, SeatLeft) else None) from None
             except BaseException as e:
                 stopped.cleaning = True
                 referee.abort("error", f"{type(e).__name__}: {e}")

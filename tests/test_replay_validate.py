@@ -88,7 +88,7 @@ def test_the_log_schema_is_a_valid_schema() -> None:
 def test_the_schemas_fixed_values_are_the_codes() -> None:
     """Every enum and constant of the log schema that mirrors the code is the code's, value for value."""
     from golfref.cards import deck_set
-    from golfref.config import FaultMode
+    from golfref.config import BUILTIN_PLAYERS, FaultMode
     from golfref.engine import Decision, HoleEnd
     from golfref.log import LOG_FORMAT, SCHEMA_VERSION
     from golfref.policies import POLICIES
@@ -114,7 +114,7 @@ def test_the_schemas_fixed_values_are_the_codes() -> None:
         "rules.knock_penalty": (rules["knock_penalty"]["oneOf"][0]["const"], KnockPenalty.DOUBLE.value),
         "fault_policy.policy": (top["fault_policy"]["properties"]["policy"]["enum"], values(FaultMode)),
         "fault_policy.fallback": (top["fault_policy"]["properties"]["fallback"]["enum"], list(POLICIES)),
-        "player.builtin": (defs["player"]["properties"]["builtin"]["enum"], list(POLICIES)),
+        "player.builtin": (defs["player"]["properties"]["builtin"]["enum"], list(BUILTIN_PLAYERS)),
         "player.status": (defs["player"]["properties"]["status"]["enum"], values(SeatStatus)),
         "step.decision": (defs["step"]["oneOf"][0]["properties"]["decision"]["enum"], values(Decision)),
         "result.end": (defs["result"]["properties"]["end"]["enum"], values(HoleEnd)),

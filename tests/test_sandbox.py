@@ -331,6 +331,23 @@ def test_a_tournament_sandboxes_its_bots_by_default(shared: Path) -> None:
         assert next(p for p in doc["players"] if p["name"] == "peek")["sandbox"]["bubblewrap"] is True
 
 
+SAMPLE_BOTS = [p for p in sorted((ROOT / "sample_matches" / "bots").glob("*_bot.*"))]
+
+
+@needs_bubblewrap
+@pytest.mark.parametrize("program", SAMPLE_BOTS, ids=[p.name for p in SAMPLE_BOTS])
+def test_every_sample_bot_plays_in_the_sandbox(shared: Path, program: Path) -> None:
+    # Tournaments sandbox by default: a sample bot that reaches for a file outside its
+    # folder (a library elsewhere in the checkout) would fault at once there.
+    if program.suffix == ".js" and shutil.which("node") is None:
+        pytest.skip("needs node for the JavaScript sample bot")
+    interpreter = SYSTEM_PYTHON if program.suffix == ".py" else shutil.which("node")
+    player = {"name": "sample", "command": [interpreter, str(program)]}
+    result, log = _play(shared, _config(shared, [player, HOUSE], {"enabled": True}))
+    assert result.faults == (), result.faults
+    assert log["players"][0]["sandbox"]["bubblewrap"] is True
+
+
 def test_the_docs_config_example_shows_the_defaults() -> None:
     text = (ROOT / "docs" / "SANDBOX.md").read_text(encoding="utf-8")
     (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.S) if b.startswith("sandbox:")]

@@ -457,6 +457,8 @@ def _ci_directory(tmp_path: Path) -> Path:
     (tmp_path / "bots").mkdir()
     for name, sample in (("new_bot.py", "greedy_bot.py"), ("old_bot.py", "random_bot.py")):
         (tmp_path / "bots" / name).write_bytes((ROOT / "sample_matches" / "bots" / sample).read_bytes())
+    # The greedy bot's protocol library, next to it as in a bot author's repository.
+    (tmp_path / "bots" / "golfbot.py").write_bytes((ROOT / "sample_matches" / "bots" / "golfbot.py").read_bytes())
     return tmp_path
 
 

@@ -3,14 +3,18 @@
 
 It looks only at the request's view (what its seat may see) and the rules from hello,
 values every legal action by how it changes an estimate of the grid scores, and plays
-the best. Protocol version 1: one JSON object per line on stdin and stdout. Standard
-library only. See random_bot.py for the bare protocol.
+the best. Standard library only. The protocol is done by the Python starter kit's
+library, golfbot.py, a copy of kits/python/golfbot.py next to this file: a bot's files
+are its folder (a sandbox shows the bot nothing else, and its fingerprint covers them).
+See random_bot.py for the bare protocol.
 """
 
-import json
 import sys
-import traceback
 from collections import Counter
+from functools import cache
+
+sys.dont_write_bytecode = True  # no __pycache__ in the samples' folder
+import golfbot  # noqa: E402  (next to this file: sys.path[0])
 
 UNSEEN = 5.0  # expected points of a card this seat has not seen: about a deck's mean
 DRAW_MARGIN = 1.0  # the discard top must beat an unknown stock card by this much
@@ -25,16 +29,11 @@ class Rules:
     """The parts of hello's rules that scoring depends on."""
 
     def __init__(self, rules):
-        self.rows, self.cols = (int(n) for n in rules.get("layout", "2x3").split("x"))
-        court = rules.get("court_values", "10/10")
-        self.values = {"A": 1, "2": rules.get("twos", -2), "T": 10, "K": 0,
-                       "J": 11 if court == "11/12" else 10, "Q": 12 if court == "11/12" else 10}
-        self.values.update({r: int(r) for r in "3456789"})
-        if rules.get("jokers") is not None:  # an integer, or null with jokers off
-            self.values["X"] = rules["jokers"]
-        self.pairs = rules.get("cancel", "line") == "pairs"
+        self.rows, self.cols = rules.rows, rules.cols
+        self.values = golfbot.rank_points(rules)
+        self.pairs = rules.cancel == "pairs"
         self.groups = self._groups(rules)
-        self.swap_face_up = rules.get("swap_face", "up") == "up"
+        self.swap_face_up = rules.swap_face == "up"
 
     def _groups(self, rules):
         rows, cols = self.rows, self.cols
@@ -42,12 +41,12 @@ class Rules:
         lines = [[r * cols + c for c in range(cols)] for r in range(rows)]
         diagonals = [[i * cols + i for i in range(rows)], [i * cols + cols - 1 - i for i in range(rows)]]
         if self.pairs:
-            scope = rules.get("pair_scope", "columns")
+            scope = rules.pair_scope
             groups = [list(range(rows * cols))] if scope == "grid" else columns
             if scope == "columns+rows":
                 groups = columns + lines
         else:
-            which = rules.get("lines", "columns")
+            which = rules.lines
             groups = columns + (lines if "rows" in which else [])
             groups += diagonals if "diagonals" in which and rows == cols else []
         return [g for g in groups if len(g) >= 2]  # one card alone never cancels
@@ -76,17 +75,17 @@ class GreedyBot:
     def __init__(self, rules):
         self.rules = Rules(rules)
 
-    def choose(self, decision, view, legal):
-        self.view, self.me = view, view["seat"]
-        self.own = list(view["grids"][self.me])
+    def choose(self, view, legal):
+        self.view, self.me = view, view.seat
+        self.own = list(view.grids[self.me])
         handler = {"reveal": self.reveal, "draw": self.draw, "place": self.place,
-                   "flip": self.flip, "target": self.target}.get(decision)
+                   "flip": self.flip, "target": self.target}.get(view.decision)
         return handler(legal) if handler else legal[0]
 
     # -- estimates --------------------------------------------------------------
 
     def rivals(self):
-        return [g for s, g in enumerate(self.view["grids"]) if s != self.me]
+        return [g for s, g in enumerate(self.view.grids) if s != self.me]
 
     def ahead(self, grid):
         estimate = self.rules.estimate
@@ -95,10 +94,10 @@ class GreedyBot:
     def help_to_next(self, card):
         """How much `card` on the discard pile would help the next seat, if it plays again."""
         v = self.view
-        nxt = (self.me + 1) % len(v["grids"])
-        if card is None or nxt in (v["closer"], v["knocker"]):
+        nxt = (self.me + 1) % len(v.grids)
+        if card is None or nxt in (v.closer, v.knocker):
             return 0.0
-        theirs = v["grids"][nxt]
+        theirs = v.grids[nxt]
         estimate = self.rules.estimate
         base = estimate(theirs)
         # A card matching one they show completes a column for them: a big gain here.
@@ -113,9 +112,9 @@ class GreedyBot:
         for slot in range(len(own)):
             trial = own[:slot] + [card] + own[slot + 1:]
             value = base - estimate(trial) - RIVAL_WEIGHT * self.help_to_next(own[slot])
-            face_up = list(v["face_up"][self.me])
+            face_up = list(v.face_up[self.me])
             face_up[slot] = self.rules.swap_face_up
-            closes = all(face_up) and v["closer"] is None and v["knocker"] is None
+            closes = all(face_up) and v.closer is None and v.knocker is None
             if closes and not self.ahead(trial):
                 value -= CLOSE_PENALTY
             values[f"swap:{slot}"] = value
@@ -126,7 +125,7 @@ class GreedyBot:
         estimate, own = self.rules.estimate, self.own
         base = estimate(own)
         for slot, mine in enumerate(own):
-            for seat, theirs in enumerate(self.view["grids"]):
+            for seat, theirs in enumerate(self.view.grids):
                 if seat == self.me:
                     continue
                 for their_slot, card in enumerate(theirs):
@@ -152,13 +151,13 @@ class GreedyBot:
             estimate(own) < min(estimate(g, unseen=KEPT) for g in self.rivals()) - KNOCK_MARGIN
         ):
             return "knock"
-        discard = self.view["discard"]
+        discard = self.view.discard
         if "discard" in legal and discard and max(self.swap_values(discard[-1]).values()) > DRAW_MARGIN:
             return "discard"
         return "stock" if "stock" in legal else legal[0]
 
     def place(self, legal):
-        card = self.view["drawn"]
+        card = self.view.drawn
         if card is None:
             return legal[0]
         values = self.swap_values(card)
@@ -175,7 +174,7 @@ class GreedyBot:
         flips = [a for a in legal if a.startswith("flip:")]
         unseen = [a for a in flips if self.own[int(a.split(":")[1])] is None]
         if "pass" in legal:
-            closing = len(flips) == 1 and self.view["closer"] is None and self.view["knocker"] is None
+            closing = len(flips) == 1 and self.view.closer is None and self.view.knocker is None
             if (closing and not self.ahead(self.own)) or (not closing and not unseen):
                 return "pass"
         # Flip a card we have not seen: the flip then also tells us something.
@@ -183,8 +182,8 @@ class GreedyBot:
 
     def target(self, legal):
         v, me = self.view, self.me
-        if v["power"] == "K":
-            first = v["first_target"]
+        if v.power == "K":
+            first = v.first_target
             moves = list(self.king_moves())
             if first is None:
                 return f"target:{me}:{max(moves)[1]}"
@@ -195,40 +194,21 @@ class GreedyBot:
             return f"target:{me}:{max(m for m in moves if (m[2], m[3]) == (seat, slot))[1]}"
         # J and Q peek: a card we have not seen yet; for Q, at the rival who looks best,
         # since that is whose score decides whether we should knock.
-        grids, estimate = v["grids"], self.rules.estimate
+        grids, estimate = v.grids, self.rules.estimate
         unseen = [a for a in legal if grids[int(a.split(":")[1])][int(a.split(":")[2])] is None]
         return min(unseen or legal, key=lambda a: estimate(grids[int(a.split(":")[1])]))
 
 
-def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+@cache
+def bot_for(rules):
+    """One bot per rule set (the rules are the same all match long)."""
+    return GreedyBot(rules)
 
 
-def main():
-    bot = GreedyBot({})
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "hello":
-            bot = GreedyBot(message.get("rules", {}))
-            send({"type": "ready", "name": "greedy_bot", "version": "1.0"})
-        elif kind == "request":
-            legal = message["legal"]
-            try:
-                action = bot.choose(message["decision"], message["view"], legal)
-            except Exception:
-                # A bug in the heuristic must not forfeit the match: any legal action beats none.
-                traceback.print_exc(file=sys.stderr)
-                action = None
-            send({"type": "answer", "id": message["id"], "action": action if action in legal else legal[0]})
-        elif kind == "goodbye":
-            break
-        # Notices and unknown types need no answer (forward compatibility).
+def choose(view, legal):
+    """The golfbot entry point: the greedy choice for this view."""
+    return bot_for(view.rules).choose(view, legal)
 
 
 if __name__ == "__main__":
-    main()
+    golfbot.play(choose, name="greedy_bot", version="1.0")

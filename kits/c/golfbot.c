@@ -1,0 +1,175 @@
+/* golfbot.c: the protocol loop of golfbot.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "golfbot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void copy(char *out, size_t size, const json *value) {
+    const char *s = json_str(value);
+    snprintf(out, size, "%s", s ? s : "");
+}
+
+static int off_or(const json *value, int *number) {
+    if (!value || value->type != JSON_NUMBER) return 0;
+    *number = (int)value->number;
+    return 1;
+}
+
+static void read_rules(const json *r, golf_rules *rules) {
+    memset(rules, 0, sizeof *rules);
+    copy(rules->preset, sizeof rules->preset, json_get(r, "preset"));
+    rules->players = (int)json_int(json_get(r, "players"), 2);
+    const char *layout = json_str(json_get(r, "layout"));
+    if (!layout || sscanf(layout, "%dx%d", &rules->rows, &rules->cols) != 2) rules->rows = rules->cols = 0;
+    rules->decks = (int)json_int(json_get(r, "decks"), 1);
+    rules->jokers_on = off_or(json_get(r, "jokers"), &rules->jokers);
+    rules->twos = (int)json_int(json_get(r, "twos"), -2);
+    copy(rules->court_values, sizeof rules->court_values, json_get(r, "court_values"));
+    rules->reveal_count = (int)json_int(json_get(r, "reveal_count"), 0);
+    copy(rules->reveal, sizeof rules->reveal, json_get(r, "reveal"));
+    copy(rules->reveal_choice, sizeof rules->reveal_choice, json_get(r, "reveal_choice"));
+    copy(rules->flip_after_throw, sizeof rules->flip_after_throw, json_get(r, "flip_after_throw"));
+    copy(rules->swap_face, sizeof rules->swap_face, json_get(r, "swap_face"));
+    const json *knocking = json_get(r, "knocking");
+    rules->knocking = knocking && knocking->type == JSON_BOOL && knocking->boolean;
+    rules->knock_penalty_on = off_or(json_get(r, "knock_penalty"), &rules->knock_penalty);
+    const json *dbl = json_get(r, "knock_double");
+    rules->knock_double = dbl && dbl->type == JSON_BOOL && dbl->boolean;
+    copy(rules->lines, sizeof rules->lines, json_get(r, "lines"));
+    copy(rules->cancel, sizeof rules->cancel, json_get(r, "cancel"));
+    copy(rules->pair_scope, sizeof rules->pair_scope, json_get(r, "pair_scope"));
+    rules->block_bonus_on = off_or(json_get(r, "block_bonus"), &rules->block_bonus);
+    const json *powers = json_get(r, "card_powers");
+    rules->card_powers = powers && powers->type == JSON_BOOL && powers->boolean;
+    rules->holes = (int)json_int(json_get(r, "holes"), 1);
+    rules->turn_limit = (int)json_int(json_get(r, "turn_limit"), 1);
+}
+
+static void read_time(const json *t, golf_time *time) {
+    time->startup_ms = json_int(json_get(t, "startup_ms"), 0);
+    time->move_ms = json_int(json_get(t, "move_ms"), 0);
+    time->bank_ms = json_int(json_get(t, "bank_ms"), 0);
+    time->increment_ms = json_int(json_get(t, "increment_ms"), 0);
+    time->grace_ms = json_int(json_get(t, "grace_ms"), 0);
+    time->match_ms = json_int(json_get(t, "match_ms"), 0);
+}
+
+static void read_view(const json *request, golf_view *v) {
+    const json *view = json_get(request, "view");
+    v->request = request;
+    v->request_id = json_int(json_get(request, "id"), 0);
+    v->time_ms = json_int(json_get(request, "time_ms"), 0);
+    v->events = json_get(request, "events");
+    v->seat = (int)json_int(json_get(view, "seat"), 0);
+    v->hole = (int)json_int(json_get(view, "hole"), 0);
+    v->starter = (int)json_int(json_get(view, "starter"), 0);
+    v->to_move = (int)json_int(json_get(view, "to_move"), 0);
+    v->decision = json_str(json_get(view, "decision"));
+    const json *grids = json_get(view, "grids"), *face_up = json_get(view, "face_up");
+    v->players = grids && grids->count <= GOLF_MAX_SEATS ? (int)grids->count : 0;
+    v->slots = 0;
+    for (int s = 0; s < v->players; s++) {
+        const json *grid = json_at(grids, (size_t)s), *up = json_at(face_up, (size_t)s);
+        v->slots = grid && grid->count <= GOLF_MAX_SLOTS ? (int)grid->count : 0;
+        for (int i = 0; i < v->slots; i++) {
+            v->grids[s][i] = json_str(json_at(grid, (size_t)i));
+            const json *u = json_at(up, (size_t)i);
+            v->face_up[s][i] = u && u->type == JSON_BOOL && u->boolean;
+        }
+        v->turns[s] = (int)json_int(json_at(json_get(view, "turns"), (size_t)s), 0);
+        v->totals[s] = (int)json_int(json_at(json_get(view, "totals"), (size_t)s), 0);
+    }
+    const json *discard = json_get(view, "discard");
+    v->n_discard = discard && discard->count <= GOLF_MAX_CARDS ? (int)discard->count : 0;
+    for (int i = 0; i < v->n_discard; i++) v->discard[i] = json_str(json_at(discard, (size_t)i));
+    v->stock_size = (int)json_int(json_get(view, "stock_size"), 0);
+    v->drawn = json_str(json_get(view, "drawn"));
+    v->drawn_from = json_str(json_get(view, "drawn_from"));
+    v->power = json_str(json_get(view, "power"));
+    const json *first = json_get(view, "first_target");
+    v->first_target[0] = (int)json_int(json_at(first, 0), -1);
+    v->first_target[1] = (int)json_int(json_at(first, 1), -1);
+    v->closer = (int)json_int(json_get(view, "closer"), -1);
+    v->knocker = (int)json_int(json_get(view, "knocker"), -1);
+}
+
+/* `text` as a JSON string. */
+static void put_string(const char *text) {
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
+}
+
+int golf_points(const golf_rules *rules, const char *card, int unseen) {
+    if (!card) return unseen;
+    int court = strcmp(rules->court_values, "11/12") == 0;
+    switch (card[0]) {
+        case 'A': return 1;
+        case '2': return rules->twos;
+        case 'T': return 10;
+        case 'J': return court ? 11 : 10;
+        case 'Q': return court ? 12 : 10;
+        case 'K': return 0;
+        case 'X': return rules->jokers;
+        default: return card[0] - '0';
+    }
+}
+
+int golf_play(const char *name, const char *version) {
+    static golf_rules rules;
+    static golf_time time;
+    static golf_view view;
+    int greeted = 0;
+    char *line = NULL;
+    size_t size = 0;
+    while (getline(&line, &size, stdin) != -1) {
+        json *message = json_parse(line);
+        const char *type = json_str(json_get(message, "type"));
+        if (type && strcmp(type, "hello") == 0) {
+            read_rules(json_get(message, "rules"), &rules);
+            read_time(json_get(message, "time"), &time);
+            greeted = 1;
+            printf("{\"type\": \"ready\", \"name\": ");
+            put_string(name);
+            printf(", \"version\": ");
+            put_string(version);
+            printf("}\n");
+            fflush(stdout);
+        } else if (type && strcmp(type, "request") == 0 && greeted) {
+            const json *legal_json = json_get(message, "legal");
+            size_t n = legal_json ? legal_json->count : 0;
+            const char **legal = calloc(n ? n : 1, sizeof *legal);
+            for (size_t i = 0; i < n; i++) legal[i] = json_str(json_at(legal_json, i));
+            memset(&view, 0, sizeof view);
+            view.rules = &rules;
+            view.time = &time;
+            read_view(message, &view);
+            const char *action = golf_choose(&view, legal, n);
+            int ok = 0;
+            for (size_t i = 0; action && i < n; i++) ok |= legal[i] && strcmp(legal[i], action) == 0;
+            if (!ok && n > 0) {
+                fprintf(stderr, "golfbot: golf_choose returned %s, not a legal choice; playing %s\n",
+                        action ? action : "NULL", legal[0]);
+                action = legal[0];
+            }
+            printf("{\"type\": \"answer\", \"id\": %lld, \"action\": ", view.request_id);
+            put_string(action ? action : "");
+            printf("}\n");
+            fflush(stdout);
+            free(legal);
+        } else if (type && strcmp(type, "goodbye") == 0) {
+            json_free(message);
+            break;
+        }
+        /* Notices (hole_end, match_end) and unknown types need no answer. */
+        json_free(message);
+    }
+    free(line);
+    return 0;
+}

@@ -1,0 +1,79 @@
+/* golfbot.h: the golfref bot protocol (version 2) for C bots.
+ *
+ * Write golf_choose and call golf_play from main:
+ *
+ *     const char *golf_choose(const golf_view *view, const char *const *legal, size_t n_legal) {
+ *         return legal[0];
+ *     }
+ *     int main(void) { return golf_play("my_bot", "1"); }
+ *
+ * golf_play reads golfref's messages on stdin, answers hello with ready, fills a golf_view
+ * for every request, calls golf_choose and answers with what it returns (which must be one
+ * of `legal`; anything else is replaced by legal[0] with a note on stderr). Unknown message
+ * types are ignored, as the protocol asks. The fields and their JSON types are those of
+ * docs/PROTOCOL.md; a card is a string such as "TH" or "XR#2", NULL where unseen. Every
+ * pointer in a view lives until golf_choose returns. */
+#ifndef GOLFBOT_H
+#define GOLFBOT_H
+
+#include <stddef.h>
+
+#include "json.h"
+
+#define GOLF_PROTOCOL 2
+#define GOLF_MAX_SEATS 8
+#define GOLF_MAX_SLOTS 16  /* a 4x4 grid */
+#define GOLF_MAX_CARDS 216 /* four decks with jokers */
+
+/* hello.rules. A field that can be off (JSON null) has an `_on` flag beside it. */
+typedef struct {
+    char preset[16];
+    int players, rows, cols, decks;
+    int jokers_on, jokers;
+    int twos;
+    char court_values[8];
+    int reveal_count;
+    char reveal[8], reveal_choice[8], flip_after_throw[8], swap_face[8];
+    int knocking;
+    int knock_penalty_on, knock_penalty, knock_double;
+    char lines[32], cancel[8], pair_scope[16];
+    int block_bonus_on, block_bonus;
+    int card_powers, holes, turn_limit;
+} golf_rules;
+
+/* hello.time, in milliseconds (match_ms 0: no limit). */
+typedef struct {
+    long long startup_ms, move_ms, bank_ms, increment_ms, grace_ms, match_ms;
+} golf_time;
+
+/* A request's view. Seats and slots count from 0; -1 stands for JSON null in seat fields. */
+typedef struct {
+    const golf_rules *rules;
+    const golf_time *time;
+    long long request_id, time_ms;
+    int seat, hole, starter, to_move;
+    const char *decision;                         /* reveal, draw, place, flip, target */
+    int players, slots;                           /* grids are players x slots */
+    const char *grids[GOLF_MAX_SEATS][GOLF_MAX_SLOTS]; /* NULL: not seen by this seat */
+    int face_up[GOLF_MAX_SEATS][GOLF_MAX_SLOTS];
+    const char *discard[GOLF_MAX_CARDS];          /* bottom first; the last is the top */
+    int n_discard;
+    int stock_size;
+    const char *drawn, *drawn_from, *power;       /* NULL when none */
+    int first_target[2];                          /* seat and slot; -1 -1 when none */
+    int closer, knocker;                          /* -1 when none */
+    int turns[GOLF_MAX_SEATS], totals[GOLF_MAX_SEATS];
+    const json *events;                           /* the request's events, as JSON */
+    const json *request;                          /* the whole request, for anything else */
+} golf_view;
+
+/* Written by the bot: one of legal[0 .. n_legal-1]. */
+const char *golf_choose(const golf_view *view, const char *const *legal, size_t n_legal);
+
+/* Play one match on stdin/stdout; returns the exit status for main. */
+int golf_play(const char *name, const char *version);
+
+/* Points of a card under `rules` (unseen, NULL, counts `unseen`). */
+int golf_points(const golf_rules *rules, const char *card, int unseen);
+
+#endif

@@ -1,0 +1,239 @@
+#![allow(dead_code)] // a library: a bot uses what it needs of it
+//! The golfref bot protocol (version 2) for Rust bots, standard library only.
+//!
+//! Write a `choose(&View, &[String]) -> String` and hand it to `play`:
+//!
+//! ```ignore
+//! golfbot::play("my_bot", "1", |view, legal| legal[0].clone());
+//! ```
+//!
+//! `play` reads golfref's messages on stdin, answers hello with ready, builds a `View` for
+//! every request and answers with what `choose` returns (which must be one of `legal`;
+//! anything else is replaced by legal[0] with a note on stderr). Unknown message types are
+//! ignored, as the protocol asks. Fields and JSON types are those of docs/PROTOCOL.md; a
+//! card is a `String` such as "TH" or "XR#2", `None` where unseen; a JSON null is `None`.
+
+use crate::json::{self, Value};
+use std::io::{self, BufRead, Write};
+
+pub const PROTOCOL: i64 = 2;
+
+pub type Card = String;
+
+/// hello.rules.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    pub preset: String,
+    pub players: usize,
+    pub rows: usize,
+    pub cols: usize,
+    pub decks: i64,
+    pub jokers: Option<i64>,
+    pub twos: i64,
+    pub court_values: String,
+    pub reveal_count: i64,
+    pub reveal: String,
+    pub reveal_choice: String,
+    pub flip_after_throw: String,
+    pub swap_face: String,
+    pub knocking: bool,
+    pub knock_penalty: Option<i64>,
+    pub knock_double: bool,
+    pub lines: String,
+    pub cancel: String,
+    pub pair_scope: String,
+    pub block_bonus: Option<i64>,
+    pub card_powers: bool,
+    pub holes: i64,
+    pub turn_limit: i64,
+}
+
+/// hello.time, in milliseconds (match_ms 0: no limit).
+#[derive(Debug, Clone, Default)]
+pub struct TimeControl {
+    pub startup_ms: i64,
+    pub move_ms: i64,
+    pub bank_ms: i64,
+    pub increment_ms: i64,
+    pub grace_ms: i64,
+    pub match_ms: i64,
+}
+
+/// A request's view, with the rules and time control of hello.
+#[derive(Debug, Clone)]
+pub struct View<'a> {
+    pub rules: &'a Rules,
+    pub time: &'a TimeControl,
+    pub request_id: i64,
+    pub time_ms: i64,
+    pub seat: usize,
+    pub hole: i64,
+    pub starter: usize,
+    pub to_move: usize,
+    pub decision: String,
+    pub grids: Vec<Vec<Option<Card>>>,
+    pub face_up: Vec<Vec<bool>>,
+    pub discard: Vec<Card>,
+    pub stock_size: i64,
+    pub drawn: Option<Card>,
+    pub drawn_from: Option<String>,
+    pub power: Option<String>,
+    pub first_target: Option<(usize, usize)>,
+    pub closer: Option<usize>,
+    pub knocker: Option<usize>,
+    pub turns: Vec<i64>,
+    pub totals: Vec<i64>,
+    /// The request's events, as JSON.
+    pub events: Vec<Value>,
+}
+
+impl Rules {
+    /// Points of a card under these rules; an unseen card (None) counts `unseen`.
+    pub fn points(&self, card: &Option<Card>, unseen: i64) -> i64 {
+        let card = match card {
+            Some(card) => card,
+            None => return unseen,
+        };
+        let court = self.court_values == "11/12";
+        match card.as_bytes()[0] {
+            b'A' => 1,
+            b'2' => self.twos,
+            b'T' => 10,
+            b'J' => if court { 11 } else { 10 },
+            b'Q' => if court { 12 } else { 10 },
+            b'K' => 0,
+            b'X' => self.jokers.unwrap_or(0),
+            d => (d - b'0') as i64,
+        }
+    }
+}
+
+fn text(v: Option<&Value>) -> String {
+    v.and_then(Value::str).unwrap_or("").to_string()
+}
+fn int(v: Option<&Value>) -> i64 {
+    v.and_then(Value::int).unwrap_or(0)
+}
+fn flag(v: Option<&Value>) -> bool {
+    v.and_then(Value::bool).unwrap_or(false)
+}
+fn card(v: &Value) -> Option<Card> {
+    v.str().map(str::to_string)
+}
+fn seat(v: Option<&Value>) -> Option<usize> {
+    v.and_then(Value::int).map(|s| s as usize)
+}
+
+fn read_rules(r: &Value) -> Rules {
+    let layout = text(r.get("layout"));
+    let (rows, cols) = layout.split_once('x').unwrap_or(("0", "0"));
+    Rules {
+        preset: text(r.get("preset")),
+        players: int(r.get("players")) as usize,
+        rows: rows.parse().unwrap_or(0),
+        cols: cols.parse().unwrap_or(0),
+        decks: int(r.get("decks")),
+        jokers: r.get("jokers").and_then(Value::int),
+        twos: int(r.get("twos")),
+        court_values: text(r.get("court_values")),
+        reveal_count: int(r.get("reveal_count")),
+        reveal: text(r.get("reveal")),
+        reveal_choice: text(r.get("reveal_choice")),
+        flip_after_throw: text(r.get("flip_after_throw")),
+        swap_face: text(r.get("swap_face")),
+        knocking: flag(r.get("knocking")),
+        knock_penalty: r.get("knock_penalty").and_then(Value::int),
+        knock_double: flag(r.get("knock_double")),
+        lines: text(r.get("lines")),
+        cancel: text(r.get("cancel")),
+        pair_scope: text(r.get("pair_scope")),
+        block_bonus: r.get("block_bonus").and_then(Value::int),
+        card_powers: flag(r.get("card_powers")),
+        holes: int(r.get("holes")),
+        turn_limit: int(r.get("turn_limit")),
+    }
+}
+
+fn read_time(t: &Value) -> TimeControl {
+    TimeControl {
+        startup_ms: int(t.get("startup_ms")),
+        move_ms: int(t.get("move_ms")),
+        bank_ms: int(t.get("bank_ms")),
+        increment_ms: int(t.get("increment_ms")),
+        grace_ms: int(t.get("grace_ms")),
+        match_ms: int(t.get("match_ms")),
+    }
+}
+
+fn read_view<'a>(request: &Value, rules: &'a Rules, time: &'a TimeControl) -> View<'a> {
+    let null = Value::Null;
+    let v = request.get("view").unwrap_or(&null);
+    let ints = |key: &str| v.get(key).map(|a| a.items().iter().map(|x| x.int().unwrap_or(0)).collect()).unwrap_or_default();
+    let first = v.get("first_target").filter(|f| **f != Value::Null);
+    View {
+        rules,
+        time,
+        request_id: int(request.get("id")),
+        time_ms: int(request.get("time_ms")),
+        seat: int(v.get("seat")) as usize,
+        hole: int(v.get("hole")),
+        starter: int(v.get("starter")) as usize,
+        to_move: int(v.get("to_move")) as usize,
+        decision: text(v.get("decision")),
+        grids: v.get("grids").map(|g| g.items().iter().map(|row| row.items().iter().map(card).collect()).collect()).unwrap_or_default(),
+        face_up: v.get("face_up").map(|g| g.items().iter().map(|row| row.items().iter().map(|x| x.bool().unwrap_or(false)).collect()).collect()).unwrap_or_default(),
+        discard: v.get("discard").map(|d| d.items().iter().filter_map(card).collect()).unwrap_or_default(),
+        stock_size: int(v.get("stock_size")),
+        drawn: v.get("drawn").and_then(card),
+        drawn_from: v.get("drawn_from").and_then(card),
+        power: v.get("power").and_then(card),
+        first_target: first.map(|f| (int(f.at(0)) as usize, int(f.at(1)) as usize)),
+        closer: seat(v.get("closer")),
+        knocker: seat(v.get("knocker")),
+        turns: ints("turns"),
+        totals: ints("totals"),
+        events: request.get("events").map(|e| e.items().to_vec()).unwrap_or_default(),
+    }
+}
+
+/// Play one match on stdin/stdout: ready on hello, `choose` on every request, stop at goodbye.
+pub fn play<F: FnMut(&View, &[String]) -> String>(name: &str, version: &str, mut choose: F) {
+    let stdin = io::stdin();
+    let mut out = io::stdout().lock();
+    let mut setup: Option<(Rules, TimeControl)> = None;
+    for line in stdin.lock().lines() {
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
+        let message = match json::parse(&line) {
+            Some(message) => message,
+            None => continue, // golfref never sends a line that is not JSON
+        };
+        match message.get("type").and_then(Value::str) {
+            Some("hello") => {
+                let null = Value::Null;
+                setup = Some((read_rules(message.get("rules").unwrap_or(&null)), read_time(message.get("time").unwrap_or(&null))));
+                let _ = writeln!(out, "{{\"type\": \"ready\", \"name\": {}, \"version\": {}}}", json::quote(name), json::quote(version));
+                let _ = out.flush();
+            }
+            Some("request") => {
+                let (rules, time) = match &setup {
+                    Some(setup) => setup,
+                    None => continue,
+                };
+                let legal: Vec<String> = message.get("legal").map(|l| l.items().iter().filter_map(|a| a.str().map(str::to_string)).collect()).unwrap_or_default();
+                let view = read_view(&message, rules, time);
+                let mut action = choose(&view, &legal);
+                if !legal.contains(&action) && !legal.is_empty() {
+                    eprintln!("golfbot: choose returned {:?}, not a legal choice; playing {}", action, legal[0]);
+                    action = legal[0].clone();
+                }
+                let _ = writeln!(out, "{{\"type\": \"answer\", \"id\": {}, \"action\": {}}}", view.request_id, json::quote(&action));
+                let _ = out.flush();
+            }
+            Some("goodbye") => break,
+            _ => {} // notices (hole_end, match_end) and unknown types need no answer
+        }
+    }
+}
