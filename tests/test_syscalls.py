@@ -47,7 +47,9 @@ def _traced_match(tmp_path: Path, holes: int) -> tuple[dict[str, int], int]:
     referee = lines[0].split()[0]
     counts: dict[str, int] = {}
     for line in lines:
+        # strace pads the PID column ("9942  read(..." but "19942 read(..."): split on any run of spaces.
         pid, _, call = line.partition(" ")
+        call = call.lstrip()
         name = call.split("(", 1)[0]
         if pid != referee or not re.match(r"[a-z_0-9]+\(", call):
             continue
