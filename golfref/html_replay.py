@@ -20,6 +20,7 @@ docs/VIEWER.md describes the page.
 from __future__ import annotations
 
 import base64
+import enum
 import hashlib
 import json
 from collections.abc import Sequence
@@ -35,10 +36,23 @@ from .scoring import block_slots
 from .terminal import hole_label
 from .view import events_for, view
 
-__all__ = ["replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
+__all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
 
 DATA_VERSION = 1
 """The version of the page's data (`data.version`), for scripts that read a page's frames."""
+
+
+class FrameKind(enum.Enum):
+    """What moment a frame shows; the value is its `kind` in the page's data."""
+
+    DEAL = "deal"
+    """A hole's cards just dealt (its `step` is -1)."""
+    STEP = "step"
+    """Just after a seat's action (step `step` of the hole's log)."""
+    RESHUFFLE = "reshuffle"
+    """Just after the discard pile was shuffled into a new stock (D7)."""
+    END = "end"
+    """A hole's end: every card turned up and scored (its `step` is the hole's number of steps)."""
 
 
 def replay_html(doc: dict[str, Any], seat: int | None = None) -> str:
@@ -198,7 +212,7 @@ class _Recorder:
             deal = next(history)
             assert isinstance(deal, Shuffle)
             game.apply_shuffle(deal.order)
-            self.frame(h, -1, "deal", game, None, f"{hole_label(h, rules.holes)}: the deal", [])
+            self.frame(h, -1, FrameKind.DEAL, game, None, f"{hole_label(h, rules.holes)}: the deal", [])
             mark = 0
             ended = False
             for t, step in enumerate(hole["steps"]):
@@ -209,7 +223,7 @@ class _Recorder:
                     mark = len(game.events)
                     count = next((e["cards"] for e in news if e["event"] == "reshuffle"), 0)
                     text = f"stock empty: {count} cards of the discard pile reshuffled into it"
-                    self.frame(h, t, "reshuffle", game, None, text, [])
+                    self.frame(h, t, FrameKind.RESHUFFLE, game, None, text, [])
                     continue
                 assert isinstance(event, Move)
                 results = len(game.results)
@@ -219,7 +233,7 @@ class _Recorder:
                 news = self.events(game, mark, ended)
                 mark = len(table.events)
                 text = self.describe(event.seat, news, step)
-                self.frame(h, t, "step", table, step, text, news)
+                self.frame(h, t, FrameKind.STEP, table, step, text, news)
                 if ended:
                     self.end_frame(h, len(hole["steps"]), game.results[-1])
             if not ended:
@@ -231,13 +245,13 @@ class _Recorder:
         self,
         h: int,
         t: int,
-        kind: str,
+        kind: FrameKind,
         game: Game,
         step: dict[str, Any] | None,
         text: str,
         news: Sequence[dict[str, Any]],
     ) -> None:
-        frame: dict[str, Any] = {"hole": h, "step": t, "kind": kind, "text": text, **self.table(game)}
+        frame: dict[str, Any] = {"hole": h, "step": t, "kind": kind.value, "text": text, **self.table(game)}
         if step is not None:
             frame["seat"] = step["seat"]
             frame["action"] = step["action"]
@@ -274,7 +288,7 @@ class _Recorder:
         frame: dict[str, Any] = {
             "hole": h,
             "step": t,
-            "kind": "end",
+            "kind": FrameKind.END.value,
             "text": f"{hole_label(h, self.rules.holes)} ends: {how}; every card turned up",
             "grids": [[cards[c].name for c in g] for g in result.grids],
             "up": ["1" * len(g) for g in result.grids],
