@@ -602,6 +602,15 @@ def replay(
             " exit 0 only when every one is.",
         ),
     ] = None,
+    html: Annotated[
+        str | None,
+        typer.Option(
+            "--html",
+            metavar="OUT.html",
+            help="Write the match as one self-contained HTML page to step through"
+            " (with --seat: that seat's view only).",
+        ),
+    ] = None,
 ) -> None:
     """Validate a game log, then show the match turn by turn.
 
@@ -616,7 +625,13 @@ def replay(
     if as_json:
         check = True
     if check:
-        showing = (("--hole", hole), ("--seat", seat), ("--summary", summary or None), ("--compact", compact or None))
+        showing = (
+            ("--hole", hole),
+            ("--seat", seat),
+            ("--summary", summary or None),
+            ("--compact", compact or None),
+            ("--html", html),
+        )
         for name, given in (*showing, ("--width", width)):
             if given is not None:
                 mode = "--json" if as_json and not given_check else "--check"
@@ -666,6 +681,9 @@ def replay(
         fail(f"--seat {seat}: the match has {players} seats (0 to {players - 1})")
     if report.status is Status.INCOMPLETE:
         err(sanitize(_one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
+    if html is not None:
+        _write_replay_html(doc, path, html, seat, hole=hole, summary=summary, compact=compact, width=width)
+        return
     try:
         from .pretty import DEFAULT_WIDTH, MIN_WIDTH, render_match
     except ImportError as e:
@@ -688,6 +706,33 @@ def replay(
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
     for line in lines:
         out(line)
+
+
+def _write_replay_html(
+    doc: dict[str, Any], path: str, target: str, seat: int | None, **terminal_only: Any
+) -> None:
+    """`golfref replay LOG --html OUT`: the page of a log that validated."""
+    for name, given in terminal_only.items():
+        if given not in (None, False):
+            fail(f"--{name} applies when showing a match on the terminal, not with --html")
+    from .html_replay import replay_html
+
+    try:
+        page = replay_html(doc, seat)
+    except ValueError as e:
+        fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
+    _write_text(target, page, "--html")
+    seen = f"seat {seat} saw it" if seat is not None else "the players saw it"
+    out(sanitize(f"{target}: the match as {seen}"))
+
+
+def _write_text(target: str, text: str, option: str) -> None:
+    """Write a whole output file, or fail with one line naming the option and the reason."""
+    try:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        fail(f"{option} {target}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
 
 
 AUDIT_EXIT_CODES = {
@@ -1018,6 +1063,14 @@ def standings(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
+    html: Annotated[
+        str | None,
+        typer.Option(
+            "--html",
+            metavar="OUT.html",
+            help="Also write an HTML report (tables, charts, a replay page per match in OUT-replays/).",
+        ),
+    ] = None,
 ) -> None:
     """Print the standings, pairwise and seat tables of a tournament from its results store.
 
@@ -1038,8 +1091,29 @@ def standings(
     passed = _print_results(Path(directory), records, as_json, as_csv, rule, None, None, ())
     if junit is not None:
         _write_junit(junit, Path(directory), rule)
+    if html is not None:
+        _write_report_html(Path(directory), html)
     if not passed:
         raise typer.Exit(EXIT_FAULTED)
+
+
+def _write_report_html(directory: Path, target: str) -> None:
+    """`golfref standings DIR --html OUT`: the report and its replay pages; a warning for each match left out."""
+    from pathlib import Path
+
+    from .html_report import replays_folder, write_report
+    from .store import StoreError
+
+    try:
+        written = write_report(directory, Path(target))
+    except StoreError as e:
+        fail(str(e))
+    except OSError as e:
+        fail(f"--html {target}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
+    for line in written.problems:
+        err(sanitize(_one_line(f"golfref: warning: no replay for {line}")))
+    folder = replays_folder(Path(target))
+    err(sanitize(f"golfref: wrote {target} and {written.replays} of {written.matches} replays in {folder}"))
 
 
 class _Interrupted(BaseException):

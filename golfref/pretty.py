@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["render_match"]
+__all__ = ["render_match", "rules_summary", "hole_end_text"]
 
 DEFAULT_WIDTH = 100
 """Columns when the caller names none (output to a file or a pipe)."""
@@ -94,6 +94,51 @@ def render_match(
     """
     printer = _Printer(doc, seat=seat, color=color, ascii_only=ascii_only, width=width, compact=compact)
     return printer.render(hole=hole, summary=summary)
+
+
+def rules_summary(r: Rules) -> list[list[str]]:
+    """The rules in words, in three groups: the table, the play, the scoring."""
+    decks = f"{r.decks} deck{'s' if r.decks != 1 else ''}"
+    first = [
+        f"{r.preset}",
+        r.layout,
+        decks,
+        f"{r.holes} hole{'s' if r.holes != 1 else ''}",
+        f"turn limit {r.turn_limit}",
+    ]
+    chooser = "fixed slots" if r.reveal_choice is RevealChoice.FIXED else "players choose"
+    how = "peeked" if r.reveal is Reveal.PEEK else "flipped"
+    reveal = f"{r.reveal_count} {how}, {chooser}" if r.reveal_count else "none"
+    second = [
+        f"reveal {reveal}",
+        f"swaps face {'up' if r.swap_face_up else 'down'}",
+        {"none": "no flip", "may": "may flip", "must": "must flip"}[r.flip_after_throw.value] + " after a throw",
+    ]
+    if r.knocking:
+        penalty = "double" if r.knock_penalty is KnockPenalty.DOUBLE else f"+{r.knock_penalty}"
+        second.append(f"knocking ({penalty})")
+    if r.cancel is Cancel.LINE:
+        lines = {
+            Lines.COLUMNS: "columns",
+            Lines.ROWS: "columns and rows",
+            Lines.DIAGONALS: "columns, rows and diagonals",
+        }
+        cancel = f"whole {lines[r.lines]} cancel"
+    else:
+        scope = {PairScope.COLUMNS: "in columns", PairScope.ROWS: "in columns and rows", PairScope.GRID: "anywhere"}
+        cancel = f"pairs cancel {scope[r.pair_scope]}"
+    third = [cancel, f"twos {r.twos:+d}", f"J/Q {r.jack_value}/{r.queen_value}"]
+    third.append("jokers off" if r.jokers is None else f"jokers {r.jokers:+d}")
+    if r.block_bonus is not None:
+        third.append(f"blocks {r.block_bonus}")
+    third.append("card powers" if r.card_powers else "no card powers")
+    return [first, second, third]
+
+
+def hole_end_text(result: HoleResult, names: Sequence[str]) -> str:
+    """How a hole ended, in words: `closed by alice`, `stock exhausted`."""
+    ender = names[result.ender] if result.ender is not None else ""
+    return _END_TEXT[result.end].format(ender=ender)
 
 
 # -- text helpers ---------------------------------------------------------------------
@@ -428,42 +473,7 @@ class _Printer:
 
     def rules_groups(self) -> list[list[str]]:
         """The rules in three groups: the table, the play, the scoring."""
-        r = self.rules
-        decks = f"{r.decks} deck{'s' if r.decks != 1 else ''}"
-        first = [
-            f"{r.preset}",
-            r.layout,
-            decks,
-            f"{r.holes} hole{'s' if r.holes != 1 else ''}",
-            f"turn limit {r.turn_limit}",
-        ]
-        chooser = "fixed slots" if r.reveal_choice is RevealChoice.FIXED else "players choose"
-        how = "peeked" if r.reveal is Reveal.PEEK else "flipped"
-        reveal = f"{r.reveal_count} {how}, {chooser}" if r.reveal_count else "none"
-        second = [
-            f"reveal {reveal}",
-            f"swaps face {'up' if r.swap_face_up else 'down'}",
-            {"none": "no flip", "may": "may flip", "must": "must flip"}[r.flip_after_throw.value] + " after a throw",
-        ]
-        if r.knocking:
-            penalty = "double" if r.knock_penalty is KnockPenalty.DOUBLE else f"+{r.knock_penalty}"
-            second.append(f"knocking ({penalty})")
-        if r.cancel is Cancel.LINE:
-            lines = {
-                Lines.COLUMNS: "columns",
-                Lines.ROWS: "columns and rows",
-                Lines.DIAGONALS: "columns, rows and diagonals",
-            }
-            cancel = f"whole {lines[r.lines]} cancel"
-        else:
-            scope = {PairScope.COLUMNS: "in columns", PairScope.ROWS: "in columns and rows", PairScope.GRID: "anywhere"}
-            cancel = f"pairs cancel {scope[r.pair_scope]}"
-        third = [cancel, f"twos {r.twos:+d}", f"J/Q {r.jack_value}/{r.queen_value}"]
-        third.append("jokers off" if r.jokers is None else f"jokers {r.jokers:+d}")
-        if r.block_bonus is not None:
-            third.append(f"blocks {r.block_bonus}")
-        third.append("card powers" if r.card_powers else "no card powers")
-        return [first, second, third]
+        return rules_summary(self.rules)
 
     def players_table(self) -> list[str]:
         rows = [("seat", "player", "program", "status")]
@@ -844,8 +854,7 @@ class _Printer:
 
     def hole_end(self, result: HoleResult) -> list[str]:
         g = self.g
-        ender = self.names[result.ender] if result.ender is not None else ""
-        how = _END_TEXT[result.end].format(ender=ender)
+        how = hole_end_text(result, self.names)
         cards = self.game.cards
         cols, rows = self.rules.cols, self.rules.rows
         grid_rows: dict[int, list[str]] = {}

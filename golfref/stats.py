@@ -39,6 +39,7 @@ __all__ = [
     "likelihood_of_superiority",
     "percentile",
     "pair_block_differences",
+    "rating_history",
     "ratings",
     "compute_stats",
     "pooled_sd_ratio",
@@ -416,9 +417,16 @@ def _pair_stats(records: Sequence[MatchRecord], a: str, b: str, confidence: floa
 
 def ratings(records: Iterable[MatchRecord]) -> tuple[Rating, ...]:
     """openskill Plackett-Luce ratings from each match's placings, in schedule order."""
+    history = rating_history(records)
+    return history[-1] if history else ()
+
+
+def rating_history(records: Iterable[MatchRecord]) -> list[tuple[Rating, ...]]:
+    """The ratings after each match in schedule order: entry k is `ratings` of the first k + 1 matches."""
     model = PlackettLuce()
     current: dict[str, PlackettLuceRating] = {}
     order: list[str] = []
+    history: list[tuple[Rating, ...]] = []
     for record in _ordered(records):
         # A player at several seats of one match (self-play) is rated once, at its best place:
         # openskill needs distinct players, and a match against oneself says nothing of skill.
@@ -428,14 +436,16 @@ def ratings(records: Iterable[MatchRecord]) -> tuple[Rating, ...]:
                 current[name] = model.rating(name=name)
                 order.append(name)
             best[name] = min(place, best.get(name, place))
-        if len(best) < 2:
-            continue
-        names = list(best)
-        teams = [[current[name]] for name in names]
-        rated = model.rate(teams, ranks=[float(best[name]) for name in names])
-        for name, team in zip(names, rated, strict=True):
-            current[name] = team[0]
-    return tuple(Rating(name, current[name].mu, current[name].sigma, current[name].ordinal()) for name in order)
+        if len(best) >= 2:
+            names = list(best)
+            teams = [[current[name]] for name in names]
+            rated = model.rate(teams, ranks=[float(best[name]) for name in names])
+            for name, team in zip(names, rated, strict=True):
+                current[name] = team[0]
+        history.append(
+            tuple(Rating(name, current[name].mu, current[name].sigma, current[name].ordinal()) for name in order)
+        )
+    return history
 
 
 def compute_stats(records: Iterable[MatchRecord], confidence: float = CONFIDENCE) -> TournamentStats:

@@ -15,7 +15,9 @@ __all__ = [
     "StandingsOrder",
     "ranked_players",
     "standings_lines",
+    "standings_table",
     "pairwise_lines",
+    "pairwise_table",
     "seat_lines",
     "duplicate_deals_line",
     "standings_csv_rows",
@@ -76,6 +78,13 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1)
 
 def standings_lines(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[str]:
     """The standings table: one line per player, best first."""
+    return _table(*standings_table(stats, order), left=2)
+
+
+def standings_table(
+    stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING
+) -> tuple[list[str], list[list[str]]]:
+    """The standings as (headers, rows of cells), best first: what `standings_lines` aligns."""
     pct = f"{stats.confidence:.0%}"
     ratings: dict[str, Rating] = {r.name: r for r in stats.ratings}
     headers = ["#", "player", "ordinal", "mu", "sigma", "matches", "score/hole", f"{pct} CI", "place", "wins",
@@ -99,11 +108,16 @@ def standings_lines(stats: TournamentStats, order: StandingsOrder = StandingsOrd
             _num(p.decision_median_ms, 1),
             _num(p.decision_p95_ms, 1),
         ])  # fmt: skip
-    return _table(headers, rows, left=2)
+    return headers, rows
 
 
 def pairwise_lines(stats: TournamentStats) -> list[str]:
     """The pairwise table: A - B per hole (negative favours A), LOS, and the SD duplicate deals removed."""
+    return _table(*pairwise_table(stats), left=2)
+
+
+def pairwise_table(stats: TournamentStats) -> tuple[list[str], list[list[str]]]:
+    """The pairwise table as (headers, rows of cells): what `pairwise_lines` aligns."""
     pct = f"{stats.confidence:.0%}"
     headers = ["A", "B", "deal sets", "A-B /hole", f"{pct} CI", "LOS(A)", "SD paired", "SD unpaired", "ratio"]
     rows = [
@@ -120,7 +134,7 @@ def pairwise_lines(stats: TournamentStats) -> list[str]:
         ]
         for pair in stats.pairs
     ]
-    return _table(headers, rows, left=2)
+    return headers, rows
 
 
 def seat_lines(stats: TournamentStats) -> list[str]:

@@ -83,6 +83,10 @@ def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_pack
     with zipfile.ZipFile(wheel) as whl:
         whl.extractall(site)
         assert "golfref/schemas/log.schema.json" in whl.namelist()
+        # The HTML viewer's page, style and scripts (golfref/viewer/) ship as package data.
+        assert {"golfref/viewer/replay.html", "golfref/viewer/viewer.css", "golfref/viewer/replay.js"} <= set(
+            whl.namelist()
+        )
         assert any(n.endswith(".dist-info/licenses/LICENSE") for n in whl.namelist())
     # Another distribution's top-level `schemas` package, right next to golfref/.
     (site / "schemas").mkdir()
@@ -98,9 +102,15 @@ def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_pack
         capture_output=True, text=True, check=True,
     )
     assert where.stdout.strip() == str(site / "golfref" / "__init__.py")
-    for args in (["check-config", str(config)], ["replay", str(log), "--check"]):
+    page = tmp_path / "page.html"
+    for args in (
+        ["check-config", str(config)],
+        ["replay", str(log), "--check"],
+        ["replay", str(log), "--html", str(page)],
+    ):
         done = subprocess.run(
             [sys.executable, "-m", "golfref", *args], cwd=work, env=env, capture_output=True, text=True, timeout=120
         )
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -19,6 +19,7 @@ from golfref.stats import (
     pair_block_differences,
     percentile,
     pooled_sd_ratio,
+    rating_history,
     ratings,
     t_quantile,
 )
@@ -27,9 +28,11 @@ from golfref.stats_tables import (
     duplicate_deals_line,
     pairwise_csv_rows,
     pairwise_lines,
+    pairwise_table,
     seat_lines,
     standings_csv_rows,
     standings_lines,
+    standings_table,
 )
 
 
@@ -166,6 +169,24 @@ def test_ratings_are_openskill_plackett_luce_in_schedule_order() -> None:
     first = {r.name: r.mu for r in ratings(FIXTURE[:1])}
     assert first["A"] > 25.0 > first["B"]  # placing 1 is the winner; openskill starts at mu 25
     assert compute_stats(shuffled).ratings == ratings(FIXTURE)
+
+
+def test_rating_history_is_the_ratings_after_each_match_in_schedule_order() -> None:
+    history = rating_history(reversed(FIXTURE))
+    assert len(history) == len(FIXTURE)
+    for k, snapshot in enumerate(history):
+        assert snapshot == ratings(FIXTURE[: k + 1])
+    assert rating_history([]) == [] and ratings([]) == ()
+
+
+def test_the_table_cells_are_what_the_text_tables_align() -> None:
+    stats = compute_stats(FIXTURE)
+    headers, rows = standings_table(stats)
+    lines = standings_lines(stats)
+    assert lines[0].split() == " ".join(headers).split() and len(rows) == len(lines) - 2
+    assert all(lines[i + 2].split() == " ".join(row).split() for i, row in enumerate(rows))
+    headers, rows = pairwise_table(stats)
+    assert [line.split() for line in pairwise_lines(stats)[2:]] == [" ".join(row).split() for row in rows]
 
 
 def test_self_play_rated_once_and_single_deal_set_has_no_interval() -> None:
