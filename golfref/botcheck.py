@@ -38,6 +38,7 @@ from .view import SeatView, view
 
 __all__ = [
     "ALL_LAYOUTS",
+    "BotWontStart",
     "Outcome",
     "CheckResult",
     "CheckReport",
@@ -58,6 +59,10 @@ _EXIT_WAIT = 2.0
 
 # Faults after which a bot cannot be trusted to answer the next request in step: its session ends.
 _FATAL = frozenset({FaultKind.EXITED, FaultKind.TIMEOUT, FaultKind.LINE_TOO_LONG, FaultKind.NOT_UTF8})
+
+
+class BotWontStart(Exception):
+    """The bot's program cannot be started at all: nothing could be checked (one line)."""
 
 
 class Outcome(enum.Enum):
@@ -459,26 +464,24 @@ class _Session:
         return reply.value
 
     def hole_over(self, game: Game) -> None:
+        """Pass the span checks that lasted the hole, and send the hole_end the referee would send."""
         result = game.results[-1]
         for check in self.group.checks:
             if check.kind is _Kind.SPAN and check.active and check.result is None:
                 check.result = CheckResult(check.name, Outcome.PASS, seconds=_since(check))
-        if not self.wants_notices():
-            return
+        # Every hole's end is announced, as in a match, so that the bot's next request never
+        # comes from a hole it was not told has begun.
         line = hole_end_line(game, result, self.seat, self.mark, [str(c) for c in game.cards])
         self.last_line = line
-        reply = self.driver.send(line)
-        if reply is None and not game.over:
-            reply = self.driver.watch(_NOTICE_WAIT, "after hole_end")
         ends = [c for c in self.group.checks if c.kind is _Kind.HOLE_END and c.result is None]
+        reply = self.driver.send(line)
+        if reply is None and ends and not game.over:
+            reply = self.driver.watch(_NOTICE_WAIT, "after hole_end")
         if reply is not None:
             self.fail(ends, reply, line)
             self.alive = False
         elif not game.over:
             self.hole_ended = line
-
-    def wants_notices(self) -> bool:
-        return any(c.kind in (_Kind.HOLE_END, _Kind.MATCH_END) and c.result is None for c in self.group.checks)
 
     def match_over(self, game: Game) -> None:
         ends = [c for c in self.group.checks if c.kind is _Kind.MATCH_END and c.result is None]
@@ -613,10 +616,19 @@ def check_bot(
     time_control: TimeControl | None = None,
     on_result: Callable[[CheckResult], None] | None = None,
 ) -> CheckReport:
-    """Run every check for the presets and layouts the bot claims (and `fuzz` random positions)."""
+    """Run every check for the presets and layouts the bot claims (and `fuzz` random positions).
+
+    Raises BotWontStart when the bot's program cannot be started at all.
+    """
     tc = time_control or TimeControl()
     times: list[float] = []
     results: list[CheckResult] = []
+    # A command that cannot start would fail every check alike: say it once instead.
+    trial = BotDriver(command.argv, 0, command.cwd, command.env)
+    problem = trial.start()
+    trial.close()
+    if problem is not None:
+        raise BotWontStart(problem)
     for group in build_groups(presets, layouts, fuzz, seed):
         _play_group(group, command, tc, times)
         for check in group.checks:

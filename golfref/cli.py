@@ -683,7 +683,7 @@ def audit(
 CHECK_BOT_EXIT_CODES = {
     EXIT_OK: "every check passed (a skipped check is not a failure)",
     EXIT_FAULTED: "a check failed",
-    EXIT_USAGE: "bad usage: no command, a bad config, an unknown player, preset or layout",
+    EXIT_USAGE: "bad usage: no command or one that cannot start, a bad config, an unknown player, preset or layout",
 }
 
 
@@ -747,7 +747,7 @@ def check_bot(
     1x1 to 4x4 grids, several decks and jokers, a hole's and the match's end) and plays
     on. One line per check, then the decision times. See docs/BOT_TOOLS.md.
     """
-    from .botcheck import ALL_LAYOUTS, BotCommand, Outcome
+    from .botcheck import ALL_LAYOUTS, BotCommand, BotWontStart, Outcome
     from .botcheck import check_bot as run_checks
     from .config import TimeControl
 
@@ -781,7 +781,10 @@ def check_bot(
             for line in (result.stderr or "").splitlines():
                 out(f"      stderr: {sanitize(line)}")
 
-    report = run_checks(command, chosen_presets, chosen_layouts, fuzz, seed, tc, on_result=show)
+    try:
+        report = run_checks(command, chosen_presets, chosen_layouts, fuzz, seed, tc, on_result=show)
+    except BotWontStart as e:
+        fail(str(e))
     out(report.times_line())
     out(report.summary())
     if junit is not None:

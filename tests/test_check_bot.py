@@ -18,7 +18,7 @@ import xmlschema
 import yaml
 from typer.testing import CliRunner
 
-from golfref.botcheck import BotCommand, CheckReport, Outcome, build_groups, check_bot
+from golfref.botcheck import BotCommand, BotWontStart, CheckReport, Outcome, build_groups, check_bot
 from golfref.cli import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
 from golfref.config import TimeControl
 
@@ -187,7 +187,23 @@ def test_bad_command_lines_are_one_line_errors(args: list[str], error: str) -> N
     assert result.stdout == ""
 
 
-def test_a_bot_that_cannot_start_fails_with_the_reason() -> None:
-    report = check_bot(BotCommand(("/nonexistent/bot",)), ("standard",), ("2x2",), time_control=GENEROUS)
-    assert not report.passed
-    assert all("start_failed" in r.message for r in report.results if r.outcome is Outcome.FAIL)
+def test_a_bot_that_cannot_start_is_one_error_line() -> None:
+    with pytest.raises(BotWontStart, match="not found"):
+        check_bot(BotCommand(("/nonexistent/bot",)), ("standard",), ("2x2",), time_control=GENEROUS)
+    result = subprocess.run(
+        [sys.executable, "-m", "golfref", "check-bot", "--", "/nonexistent/bot"], capture_output=True, text=True
+    )
+    assert result.returncode == EXIT_USAGE and result.stdout == ""
+    assert result.stderr.startswith("golfref: error: cannot start bot") and len(result.stderr.splitlines()) == 1
+
+
+def test_decisions_over_move_ms_fail_the_time_control_check() -> None:
+    # 0.25 s on each bot's first request: over move_ms (0.2 s), within the deadline (grace 2 s).
+    tc = TimeControl(startup_ms=20_000, move_ms=200, grace_ms=2_000)
+    bot = BotCommand((sys.executable, str(BOTS / "slow_bot.py"), "0.25"))
+    report = check_bot(bot, ("standard",), ("2x2",), time_control=tc)
+    assert list(failed(report)) == ["time control: every decision within move_ms (200 ms)"]
+    assert (
+        "decisions took longer, the slowest" in failed(report)["time control: every decision within move_ms (200 ms)"]
+    )
+    assert max(report.times_ms) >= 250 and "move_ms 200" in report.times_line()
