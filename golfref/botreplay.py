@@ -144,7 +144,7 @@ def _got(reply: Reply) -> str:
     if reply.value is not None:
         return f"answered {reply.value!r}"
     assert reply.fault is not None
-    return f"made a {reply.fault.value} fault: {reply.message}"
+    return f"faulted ({reply.fault.value}): {reply.message}"
 
 
 def _same(expected_action: str | None, expected_fault: str | None, reply: Reply) -> bool:

@@ -57,8 +57,8 @@ class Expected:
         """The logged outcome in words."""
         if self.action is not None:
             return f"answered {self.action!r}"
-        line = f" ({self.fault_line})" if self.fault_line else ""
-        return f"a {self.fault} fault{line}"
+        line = f", the bot sent {self.fault_line}" if self.fault_line else ""
+        return f"it faulted ({self.fault}{line})"
 
 
 @dataclass(frozen=True)
