@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tests.test_docs_rules import _console_examples
+from tests.test_docs_rules import Example, _console_examples
 
 from .conftest import ROOT
 
@@ -35,7 +35,7 @@ def test_the_page_has_examples_of_both_commands() -> None:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
-def test_console_example(example) -> None:  # type: ignore[no-untyped-def]
+def test_console_example(example: Example) -> None:
     argv = shlex.split(example.command)
     assert argv[0] == "golfref"
     result = subprocess.run(
