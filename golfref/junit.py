@@ -19,7 +19,7 @@ from pathlib import Path
 from .results import MatchRecord
 from .sprt import GateResult
 
-__all__ = ["MatchExtras", "problem_seats", "junit_document", "write_junit"]
+__all__ = ["MatchExtras", "problem_seats", "junit_document", "write_junit", "Case", "cases_document", "write_cases"]
 
 _OK = "ok"
 # XML 1.0 cannot hold most control characters, and bots write ANSI colours to stderr.
@@ -150,8 +150,60 @@ def write_junit(
     name: str = "golfref tournament",
 ) -> None:
     """Write the JUnit XML file, whole or not at all (a temporary file renamed into place)."""
+    _write_tree(path, junit_document(records, extras, gate, name))
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One test case of a report that is not a tournament (`golfref check-bot`): passed, failed or skipped."""
+
+    name: str
+    seconds: float = 0.0
+    failure: str | None = None
+    """The failure's one-line message; None when the case passed or was skipped."""
+    details: str = ""
+    """The failure's full text (the request that exposed it, the bot's stderr tail)."""
+    skipped: str | None = None
+    """Why the case was skipped; None when it ran."""
+
+
+def cases_document(cases: Sequence[Case], name: str, classname: str) -> ET.ElementTree:
+    """The JUnit XML tree of `cases`, one testsuite."""
+    total = sum(c.seconds for c in cases)
+    failures = sum(1 for c in cases if c.failure is not None)
+    skipped = sum(1 for c in cases if c.skipped is not None and c.failure is None)
+    root = ET.Element("testsuites", name=_clean(name), tests=str(len(cases)), failures=str(failures), errors="0")
+    root.set("time", _seconds(total))
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        name=_clean(name),
+        tests=str(len(cases)),
+        failures=str(failures),
+        errors="0",
+        skipped=str(skipped),
+        time=_seconds(total),
+    )
+    for case in cases:
+        element = ET.SubElement(
+            suite, "testcase", name=_clean(case.name), classname=classname, time=_seconds(case.seconds)
+        )
+        if case.failure is not None:
+            failure = ET.SubElement(element, "failure", message=_clean(case.failure), type="check")
+            failure.text = _clean(case.details or case.failure)
+        elif case.skipped is not None:
+            ET.SubElement(element, "skipped", message=_clean(case.skipped))
+    ET.indent(root)
+    return ET.ElementTree(root)
+
+
+def write_cases(path: str | os.PathLike[str], cases: Sequence[Case], name: str, classname: str) -> None:
+    """Write `cases` as a JUnit XML file, whole or not at all."""
+    _write_tree(path, cases_document(cases, name, classname))
+
+
+def _write_tree(path: str | os.PathLike[str], tree: ET.ElementTree) -> None:
     target = Path(path)
-    tree = junit_document(records, extras, gate, name)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:

@@ -36,7 +36,8 @@ from .outputs import transcript_path as _transcript_path
 from .policies import Policy, make_policy
 from .process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus, bot_environment
 from .sandbox import OFF, Sandbox, SandboxError, SandboxSpec
-from .view import events_for, view
+from .seat_messages import hole_end_line, request_line
+from .view import view
 
 __all__ = [
     "FATAL_FAULTS",
@@ -640,17 +641,11 @@ class _Referee:
         self.request_id += 1
         rid = self.request_id
         self.request_holes[rid] = game.hole
-        hole, mark = seat.event_mark
-        if hole != game.hole:
-            mark = 0
-        events = events_for(game, seat.index, mark)
-        seat.event_mark = (game.hole, len(game.events))
         tc = self.config.time
         budget_ms = tc.move_ms + seat.bank_ms
         if tc.match_ms:
             budget_ms = min(budget_ms, max(0, int(tc.match_ms - seat.used_ms)))
-        legal_text = [a.text for a in legal]
-        line = protocol.request(rid, decision, view(game, seat.index).to_json(), events, legal_text, budget_ms)
+        line, seat.event_mark = request_line(game, seat.index, rid, seat.event_mark, budget_ms)
         sent = time.monotonic()
         seat.sends[rid] = bot.sends + 1
         if not self._send(seat, line):
@@ -690,7 +685,7 @@ class _Referee:
                 self._fault(
                     seat,
                     FaultKind.ILLEGAL_ACTION,
-                    f"{action_text!r} is not a legal choice (legal: {' '.join(legal_text)})",
+                    f"{action_text!r} is not a legal choice (legal: {' '.join(a.text for a in legal)})",
                     result.line,
                     rid,
                 )
@@ -749,13 +744,8 @@ class _Referee:
 
     def _ask_human(self, seat: _Seat, human: HumanSeat, legal: tuple[Action, ...]) -> Action:
         """A person's decision, from the request a bot in that seat would get (untimed: see human.py)."""
-        game = self.game
-        hole, mark = seat.event_mark
-        events = events_for(game, seat.index, mark if hole == game.hole else 0)
-        seat.event_mark = (game.hole, len(game.events))
-        _, decision = game.turn()
         # No request id is taken: the bots' ids stay those of a match with a built-in here.
-        line = protocol.request(0, decision.value, view(game, seat.index).to_json(), events, [a.text for a in legal], 0)
+        line, seat.event_mark = request_line(self.game, seat.index, 0, seat.event_mark, 0)
         clocks = [
             Clock(s.index, s.used_ms, self.config.time.move_ms, s.bank_ms) for s in self.seats if s.spec.command
         ]
@@ -766,16 +756,13 @@ class _Referee:
         self.builder.end_hole(result)
         for seat in self.seats:
             if seat.human is not None:
-                hole, mark = seat.event_mark
-                events = events_for(self.game, seat.index, mark if hole == result.hole else 0, finished=True)
-                seat.human.hole_end(json.loads(protocol.hole_end(result, self.card_names, events)))
+                line = hole_end_line(self.game, result, seat.index, seat.event_mark, self.card_names)
+                seat.human.hole_end(json.loads(line))
                 seat.event_mark = (result.hole, len(self.game.events))
             if seat.live:
                 self._check_unasked(seat, result.hole)
             if seat.live:
-                hole, mark = seat.event_mark
-                events = events_for(self.game, seat.index, mark if hole == result.hole else 0, finished=True)
-                line = protocol.hole_end(result, self.card_names, events)
+                line = hole_end_line(self.game, result, seat.index, seat.event_mark, self.card_names)
                 if not self._send(seat, line):
                     self._send_failed(seat, f"the end of hole {result.hole} reached it", None, result.hole)
         self._flush_transcripts()

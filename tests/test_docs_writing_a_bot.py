@@ -151,3 +151,11 @@ def test_the_type_table_names_every_field_of_every_message_once() -> None:
 def test_the_type_table_gives_the_schemas_types() -> None:
     for message, name, cell in _table():
         _check(cell, DEFS[MESSAGES.get(message, message)]["properties"][name], f"{message}.{name}")
+
+
+
+def test_the_tutorial_checks_its_bot_with_check_bot() -> None:
+    # The bot it checks is the kit's starter bot (test_the_tutorials_last_bot_is_the_kits_starter_bot),
+    # which tests/test_kits.py::test_kit_passes_check_bot runs through check-bot.
+    (line,) = [b for b in _blocks("text") if b.startswith("golfref check-bot")]
+    assert line.strip() == "golfref check-bot -- python3 my_bot.py"

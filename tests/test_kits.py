@@ -18,7 +18,8 @@ import jsonschema
 import pytest
 import yaml
 
-from golfref.config import parse_config
+from golfref.botcheck import BotCommand, Outcome, check_bot
+from golfref.config import TimeControl, parse_config
 from golfref.referee import SeatStatus, run_match
 
 pytestmark = pytest.mark.process
@@ -203,3 +204,14 @@ def test_the_sample_greedy_bots_library_is_the_kits() -> None:
     assert (ROOT / "sample_matches" / "bots" / "golfbot.py").read_bytes() == kit, (
         "sample_matches/bots/golfbot.py differs from kits/python/golfbot.py: copy the kit's over it"
     )
+
+
+@pytest.mark.parametrize("kit", KIT_NAMES)
+def test_kit_passes_check_bot(kit: str, build_dir: Path) -> None:
+    # Every situation the rules can produce, under every preset and layout: what a kit
+    # promises a bot author before the author writes a line.
+    report = check_bot(
+        BotCommand(tuple(kit_command(kit, build_dir))), time_control=TimeControl(startup_ms=GENEROUS, move_ms=GENEROUS)
+    )
+    assert report.passed, {r.name: r.message for r in report.results if r.outcome is not Outcome.PASS}
+    assert not [r.name for r in report.results if r.outcome is Outcome.SKIP]
