@@ -82,14 +82,30 @@ def play(job: MatchJob) -> MatchOutcome:
     try:
         return _play(job)
     except KeyboardInterrupt:
-        # A stop signal before run_match had its own handler in place (or after it let go).
-        return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
+        _in_play = False  # the stop is taken: another signal must not cut the look below short
+        # A stop signal before run_match had its own handler in place, or after it let go: a
+        # match it let go of had ended, its log whole. That match is kept now, not found by a
+        # resume (which would then hold a match the stopped run never reported).
+        return _finished(job) or MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
     finally:
         _in_play = False
         if _parent is not None and os.getppid() != _parent:
             # The tournament is gone (its death signal stopped the match): nobody is left to
             # take a result, and the pool's queue would never tell this worker to leave.
             os._exit(1)
+
+
+def _finished(job: MatchJob) -> MatchOutcome | None:
+    """The outcome of `job` when its log on disk is of the match, finished and valid (else None)."""
+    from .replay import Status, validate_file
+
+    report = validate_file(job.log_path)
+    doc = report.doc
+    if report.status is not Status.VALID or doc is None:
+        return None
+    if doc["seed"] != job.config.seed or [p["name"] for p in doc["players"]] != [p.name for p in job.config.players]:
+        return None
+    return MatchOutcome(job.index, record_from_log(doc, job.index, job.deal_set), doc["digest"], job.log_path)
 
 
 @functools.cache

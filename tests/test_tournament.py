@@ -409,6 +409,31 @@ def _broken(job: Any) -> Any:
     raise ValueError("a bug")
 
 
+def test_a_stop_that_comes_just_after_a_match_ended_keeps_the_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The stop signal (a SIGINT from an SPRT stop or Ctrl-C) lands after run_match let go of a
+    # finished match: the match is kept now, not left for a resume to find (which made a
+    # stopped run report fewer matches than its store then held).
+    import golfref.executor as executor
+
+    play = executor._play
+
+    def finished_then_stopped(job: MatchJob) -> Any:
+        play(job)
+        raise KeyboardInterrupt
+
+    cfg = parse_tournament(config_text(BUILTINS[:2], deal_sets=1), base_dir=tmp_path)
+    jobs = [MatchJob(s.index, s.deal_set, match_config(cfg, s), tmp_path / s.log_name) for s in schedule(cfg)]
+    monkeypatch.setattr(executor, "_play", finished_then_stopped)
+    outcomes = [executor.play(job) for job in jobs]
+    assert all(o.record is not None and not o.interrupted for o in outcomes), outcomes
+    # A match stopped before it ended is not played: nothing of it is kept.
+    monkeypatch.setattr(executor, "_play", _stopped_at_set_up)
+    jobs[0].log_path.unlink()
+    assert executor.play(jobs[0]).interrupted
+
+
 def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
