@@ -337,13 +337,14 @@ def keygen(
     out(f"wrote {private} (private key, keep it secret) and {public} (public key); key {kid}")
 
 
-def _exit_codes_help() -> str:
+def _exit_codes_help(codes: dict[int, str]) -> str:
+    """A command's exit codes as its --help epilog."""
     # "\b" keeps click from re-flowing the table into one paragraph.
-    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in RUN_EXIT_CODES.items())
+    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in codes.items())
     return f"\b\nExit codes:\n{rows}"
 
 
-@app.command(epilog=_exit_codes_help())
+@app.command(epilog=_exit_codes_help(RUN_EXIT_CODES))
 def run(
     config: Annotated[str, typer.Argument(help="The match config (YAML).")],
     log: LogOpt = None,
@@ -422,7 +423,7 @@ def run(
         raise typer.Exit(EXIT_FAULTED)
 
 
-@app.command(epilog=_exit_codes_help())
+@app.command(epilog=_exit_codes_help(RUN_EXIT_CODES))
 def play(
     against: Annotated[
         str, typer.Option("--against", metavar="CMD", help="The bot to play: its command, as a config's command.")
@@ -742,12 +743,7 @@ AUDIT_EXIT_CODES = {
 }
 
 
-def _audit_exit_help() -> str:
-    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in AUDIT_EXIT_CODES.items())
-    return f"\b\nExit codes:\n{rows}"
-
-
-@app.command(epilog=_audit_exit_help())
+@app.command(epilog=_exit_codes_help(AUDIT_EXIT_CODES))
 def audit(
     logs: Annotated[list[str], typer.Argument(metavar="LOG", help="A log with transcripts next to it; one or more.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as one JSON array.")] = False,
@@ -791,11 +787,6 @@ CHECK_BOT_EXIT_CODES = {
 }
 
 
-def _check_bot_help() -> str:
-    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in CHECK_BOT_EXIT_CODES.items())
-    return f"\b\nExit codes:\n{rows}"
-
-
 def _split_items(option: str, items: list[str] | None, known: Sequence[str]) -> list[str] | None:
     """Repeated or comma-separated values of `option`, each one of `known` (a one-line error otherwise)."""
     if not items:
@@ -809,7 +800,7 @@ def _split_items(option: str, items: list[str] | None, known: Sequence[str]) -> 
     return list(dict.fromkeys(values))
 
 
-@app.command("check-bot", epilog=_check_bot_help())
+@app.command("check-bot", epilog=_exit_codes_help(CHECK_BOT_EXIT_CODES))
 def check_bot(
     args: Annotated[
         list[str] | None,
@@ -922,12 +913,7 @@ REPLAY_BOT_EXIT_CODES = {
 }
 
 
-def _replay_bot_help() -> str:
-    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in REPLAY_BOT_EXIT_CODES.items())
-    return f"\b\nExit codes:\n{rows}"
-
-
-@app.command("replay-bot", epilog=_replay_bot_help())
+@app.command("replay-bot", epilog=_exit_codes_help(REPLAY_BOT_EXIT_CODES))
 def replay_bot(
     args: Annotated[
         list[str],
@@ -1009,11 +995,6 @@ TOURNAMENT_EXIT_CODES = {
 }
 
 
-def _tournament_exit_help() -> str:
-    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in TOURNAMENT_EXIT_CODES.items())
-    return f"\b\nExit codes:\n{rows}"
-
-
 def _quick_tournament(
     bots: list[str], builtins: list[str], preset: str, deal_sets: int, seed: int, results: str | None
 ) -> TournamentConfig:
@@ -1074,7 +1055,7 @@ JunitOpt = Annotated[
 ]
 
 
-@app.command(epilog=_tournament_exit_help())
+@app.command(epilog=_exit_codes_help(TOURNAMENT_EXIT_CODES))
 def tournament(
     config: Annotated[str | None, typer.Argument(help="The tournament config (YAML); or use --bot/--builtin.")] = None,
     bots: Annotated[

@@ -34,7 +34,7 @@ from .pretty import hole_end_text, rules_summary
 from .rules import Reveal, Rules, rules_from_dict
 from .scoring import block_slots
 from .terminal import hole_label
-from .view import events_for, view
+from .view import events_seen, view
 
 __all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
 
@@ -192,16 +192,7 @@ class _Recorder:
 
     def events(self, game: Game, start: int, finished: bool) -> list[dict[str, Any]]:
         """The hole's events from `start` as the viewer sees them (the seats' knowledge merged)."""
-        per_seat = [events_for(game, s, start, finished) for s in self.seats]
-        merged = []
-        for versions in zip(*per_seat, strict=True):
-            event = dict(versions[0])
-            for other in versions[1:]:
-                for key, value in other.items():
-                    if event.get(key) is None and value is not None:
-                        event[key] = value
-            merged.append(event)
-        return merged
+        return events_seen(game, self.seats, start, finished)
 
     # -- the match -------------------------------------------------------------------------
 

@@ -108,14 +108,19 @@ def write_log(
     if "signature" in doc:
         tail += ',"signature":' + orjson.dumps(doc["signature"], option=orjson.OPT_SORT_KEYS).decode("utf-8")
     data = body[:-1] + (tail + "}\n").encode("utf-8")
-    target = Path(path)
+    _replace(Path(path), data, sync=True)
+
+
+def _replace(target: Path, data: bytes, sync: bool) -> None:
+    """Write `data` to a new file renamed over `target`: a reader sees the old file or the new, never half."""
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -411,22 +416,9 @@ class Journal:
         return body[:-1] + b',"chain":"' + self._chain.encode("ascii") + b'"}\n'
 
     def _start(self, header: dict[str, Any]) -> None:
-        data = self._line(header)
-        target = self.path
-        target.parent.mkdir(parents=True, exist_ok=True)
         # The header replaces whatever an earlier match left at the path in one rename, like a log.
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
-        self._fd = os.open(target, os.O_WRONLY | os.O_APPEND)
+        _replace(self.path, self._line(header), sync=False)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
 
     def _append(self, entry: dict[str, Any]) -> None:
         assert self._fd is not None

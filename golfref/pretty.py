@@ -36,7 +36,7 @@ from .log import history_from_log
 from .rules import Cancel, KnockPenalty, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
 from .scoring import block_slots
 from .terminal import hole_label, sanitize
-from .view import events_for, view
+from .view import events_for, events_seen, view
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -731,16 +731,7 @@ class _Printer:
         """The hole's events from `start` as the viewer sees them (all seats' knowledge merged)."""
         if self.seat is not None:
             return events_for(game, self.seat, start)
-        per_seat = [events_for(game, s, start) for s in range(self.players)]
-        merged = []
-        for versions in zip(*per_seat, strict=True):
-            event = dict(versions[0])
-            for other in versions[1:]:
-                for key, value in other.items():
-                    if event.get(key) is None and value is not None:
-                        event[key] = value
-            merged.append(event)
-        return merged
+        return events_seen(game, range(self.players), start)
 
     def panel(self, game: Game, seats: Sequence[int] | None = None) -> list[str]:
         """The grids of `seats` (all by default) as the viewer sees them, one text line per grid row."""

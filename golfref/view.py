@@ -9,6 +9,7 @@ seat's unseen cards, the stock order or the seed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import Card, Rank
@@ -29,7 +30,7 @@ from .engine import (
 )
 from .rules import Reveal
 
-__all__ = ["SeatView", "view", "events_for"]
+__all__ = ["SeatView", "view", "events_for", "events_seen"]
 
 
 class SeatView(NamedTuple):
@@ -191,6 +192,20 @@ def events_for(game: Game, seat: int, start: int = 0, finished: bool = False) ->
         else:
             out.append({"event": "reshuffle", "cards": ev.cards})
     return out
+
+
+def events_seen(game: Game, seats: Sequence[int], start: int = 0, finished: bool = False) -> list[dict[str, Any]]:
+    """`events_for` as the seats `seats` know it between them: a card any of them saw is shown."""
+    per_seat = [events_for(game, s, start, finished) for s in seats]
+    merged = []
+    for versions in zip(*per_seat, strict=True):
+        event = dict(versions[0])
+        for other in versions[1:]:
+            for key, value in other.items():
+                if event.get(key) is None and value is not None:
+                    event[key] = value
+        merged.append(event)
+    return merged
 
 
 _STOCK = Pile.STOCK
