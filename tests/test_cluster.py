@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import stat
@@ -388,3 +389,20 @@ def test_a_worker_runs_at_most_its_match_slots_at_once(tmp_path: Path) -> None:
             assert seen == [False], f"more than {slots} matches at once on a worker"
     finally:
         lc.close()
+
+
+def test_a_match_that_fails_on_every_try_is_an_error_with_its_reason(tmp_path: Path, scheduler: str) -> None:
+    # A "bot" that kills the process that started it: the worker's match process, every time.
+    killer = tmp_path / "killer.py"
+    tries = tmp_path / "tries"
+    killer.write_text(
+        f"import os, signal\nopen({str(tries)!r}, 'a').write('try\\n')\nos.kill(os.getppid(), signal.SIGKILL)\n",
+        encoding="utf-8",
+    )
+    cfg = _config(tmp_path, [POOL[0], _py("k", str(killer))], "out", 1)
+    result = run_tournament(cfg, executor=DaskExecutor(scheduler))
+    assert result.records == () and len(result.errors) == 2
+    assert tries.read_text(encoding="utf-8").count("try") == 2 * (1 + cluster_module.MATCH_RETRIES)  # then given up
+    for error in result.errors:
+        assert re.fullmatch(r"match \d: failed on the cluster: RuntimeError: the match process died \(exit code -9\)",
+                            error), error  # fmt: skip
