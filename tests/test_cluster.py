@@ -7,6 +7,7 @@ the end, and the test of that checks its worker processes and its scheduler's po
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -222,6 +223,21 @@ def _bots_under(workers: list[int], name: str) -> list[int]:
     return [p for w in workers for p in _descendants(w) if name in _cmdline(p) and _alive(p)]
 
 
+def _children() -> set[int]:
+    """This process's children, zombies included."""
+    me = os.getpid()
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == me:
+                        found.add(int(entry))
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+    return found
+
+
 def _cmdline(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -400,9 +416,76 @@ def test_a_match_that_fails_on_every_try_is_an_error_with_its_reason(tmp_path: P
         encoding="utf-8",
     )
     cfg = _config(tmp_path, [POOL[0], _py("k", str(killer))], "out", 1)
+    before = _children()
     result = run_tournament(cfg, executor=DaskExecutor(scheduler))
+    # Each dead match process orphans its bot and watchdog: this process adopts them when it is a subreaper.
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (new := _children() - before):
+        for pid in new:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.05)
     assert result.records == () and len(result.errors) == 2
     assert tries.read_text(encoding="utf-8").count("try") == 2 * (1 + cluster_module.MATCH_RETRIES)  # then given up
     for error in result.errors:
         assert re.fullmatch(r"match \d: failed on the cluster: RuntimeError: the match process died \(exit code -9\)",
                             error), error  # fmt: skip
+
+
+def test_a_lost_scheduler_stops_the_client_and_the_same_tournament_resumes(tmp_path: Path, scheduler: str) -> None:
+    def players(gate: Path) -> list[str]:
+        gate.mkdir(parents=True)
+        return ["{name: a, builtin: greedy}", _py("py", str(BOTS / "gated_bot.py"), str(gate), "2")]
+
+    opened = tmp_path / "opened" / "gate"
+    whole_cfg = _config(tmp_path, players(opened), "whole", 3, HELD)
+    (opened / "open").touch()
+    whole = run_tournament(whole_cfg, workers=2)
+    # A cluster of its own, in a process whose death takes the scheduler (and its worker) with it.
+    code = (
+        "import time, distributed; lc = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, "
+        "host='127.0.0.1', dashboard_address=None, scheduler_kwargs={'dashboard_address': ':0'}, silence_logs=50); "
+        "print(lc.scheduler_address, flush=True); time.sleep(600)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, start_new_session=True)
+    family: set[int] = set()
+    try:
+        assert proc.stdout is not None
+        address = proc.stdout.readline().strip()
+        gate = tmp_path / "gate"
+        cfg = _config(tmp_path, players(gate), "cut", 3, HELD)
+
+        def kill_the_scheduler_once_a_match_is_held() -> None:
+            deadline = time.monotonic() + 60
+            while not (gate / "start.2").exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            family.update(_descendants(proc.pid))
+            os.killpg(proc.pid, signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_the_scheduler_once_a_match_is_held)
+        killer.start()
+        try:
+            with pytest.raises(cluster_module.ClusterLost, match="^lost the Dask scheduler at tcp://"):
+                run_tournament(cfg, executor=DaskExecutor(address, connect_timeout=1))
+        finally:
+            killer.join()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+    with Store(tmp_path / "cut", create=False) as store:
+        assert len(store.matches()) == 2  # the finished matches are kept
+    (gate / "open").touch()
+    again = run_tournament(cfg, executor=DaskExecutor(scheduler))
+    assert again.kept == 2 and _comparable(again.records) == _comparable(whole.records)
+    deadline = time.monotonic() + 30
+    while any(_alive(p) for p in family) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [_cmdline(p) for p in family if _alive(p)], "a process of the lost cluster outlived it"
+    for pid in family:  # orphans come to this process when it is a subreaper
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
