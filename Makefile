@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
 	  echo "make: $(PYTHON) is $$($(PYTHON) -V 2>&1) but golfref needs Python $(MIN_PYTHON) or newer: run make PYTHON=python$(MIN_PYTHON) (or newer)"; \
 	  rm -rf $(VENV); exit 1; }
 	@$(PIP) install --quiet --upgrade pip
-	@$(PIP) install --quiet -e '.[test]'
+	@$(PIP) install --quiet -e '.[test,cluster]'
 	@touch $(STAMP)
 
 FORCE:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from . import engine, referee, replay, sandbox, startup, tournament
+from . import cluster, engine, referee, replay, sandbox, startup, tournament
 
 SECTIONS = {
     "startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run,
-    "tournament": tournament.run, "sandbox": sandbox.run,
+    "tournament": tournament.run, "sandbox": sandbox.run, "cluster": cluster.run,
 }
 
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from .config import ConfigError, MatchConfig, PlayerSpec
     from .engine import HoleResult
+    from .executor import Executor
     from .replay import Report
     from .results import MatchRecord
     from .sandbox import SandboxSpec
@@ -990,7 +991,8 @@ TOURNAMENT_EXIT_CODES = {
     EXIT_OK: "every match played (or the SPRT decided early); the gate, if any, passed",
     EXIT_FAULTED: "the gate failed, or had not enough data to pass",
     EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament",
-    EXIT_INTERNAL: "an internal error, or a match could not be played (its log could not be written)",
+    EXIT_INTERNAL: "an internal error, a match could not be played (its log could not be written), "
+    "or the cluster's scheduler was lost",
     EXIT_INTERRUPTED: "interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): finished matches kept; run again to resume",
 }
 
@@ -1081,6 +1083,31 @@ def tournament(
     junit: JunitOpt = None,
     sign: SignOpt = None,
     sandbox: SandboxOpt = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Play the matches on a Dask cluster: its scheduler (tcp://HOST:8786), or local:N for N worker "
+            "processes here (docs/CLUSTER.md).",
+        ),
+    ] = None,
+    cluster_upload: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster-upload",
+            metavar="DIR",
+            help="Upload this folder of bots to each worker once; bots under it run from the worker's copy.",
+        ),
+    ] = None,
+    cluster_per_worker: Annotated[
+        int | None,
+        typer.Option(
+            "--cluster-per-worker",
+            min=1,
+            help="Matches at once on each worker (default: its cores, or its threads if fewer).",
+        ),
+    ] = None,
 ) -> None:
     """Play a tournament (or resume it): many matches in parallel, duplicate deals, standings and a gate.
 
@@ -1110,6 +1137,15 @@ def tournament(
     cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
     _sandbox_warning(cfg.sandbox)
     _signer_or_fail(sign)  # a bad key is refused before any match
+    executor: Executor | None = None
+    cluster_errors: tuple[type[Exception], ...] = ()  # caught only with --cluster: without it, dask is not imported
+    lost: tuple[type[Exception], ...] = ()
+    if cluster is not None:
+        if workers is not None:
+            fail("--workers and --cluster: choose one (a cluster's workers are its own: --cluster-per-worker)")
+        executor, cluster_errors, lost = _cluster_executor(cluster, cluster_upload, cluster_per_worker)
+    elif cluster_upload is not None or cluster_per_worker is not None:
+        fail("--cluster-upload and --cluster-per-worker go with --cluster ADDRESS")
     view = None
     if not quiet and not as_json and as_csv is None and sys.stderr.isatty():
         from .tournament_view import LiveTournament
@@ -1120,11 +1156,14 @@ def tournament(
             outcome = run_tournament(
                 cfg,
                 workers=workers,
+                executor=executor,
                 on_progress=None if view is None else view.update,
                 sign_key=None if sign is None else Path(sign).resolve(),
             )
     except (TournamentError, StoreError) as e:
         fail(str(e))
+    except cluster_errors as e:
+        fail(str(e), EXIT_INTERNAL if isinstance(e, lost) else EXIT_USAGE)
     records = list(outcome.records)
     passed = _print_results(
         cfg.results, records, as_json, as_csv, cfg.gate, sprt_decision(cfg, records), outcome.stopped_by,
@@ -1142,6 +1181,36 @@ def tournament(
         raise typer.Exit(EXIT_INTERNAL)
     if not passed:
         raise typer.Exit(EXIT_FAULTED)
+
+
+def _cluster_executor(
+    address: str, upload: str | None, per_worker: int | None
+) -> tuple[Executor, tuple[type[Exception], ...], tuple[type[Exception], ...]]:
+    """The Dask executor of `--cluster`, the errors it raises, and which of them is a lost scheduler.
+
+    A one-line error when the extra is missing or the address is not one.
+    """
+    from pathlib import Path
+
+    try:
+        from .cluster import ClusterError, ClusterLost, DaskExecutor, parse_cluster, quiet_dask_logs
+    except ImportError as e:
+        if (e.name or "").split(".")[0] not in ("dask", "distributed"):
+            raise
+        fail(f"--cluster needs dask and distributed, the optional extra 'cluster': pip install 'golfref[cluster]' "
+             f"({e.name} is missing)")  # fmt: skip
+    quiet_dask_logs()  # the one-line errors say what went wrong; Dask's own log lines would bury them
+    try:
+        scheduler, local = parse_cluster(address)
+        executor = DaskExecutor(
+            scheduler,
+            local_workers=local,
+            per_worker=per_worker,
+            upload=None if upload is None else Path(upload),
+        )
+    except ClusterError as e:
+        fail(str(e))
+    return executor, (ClusterError,), (ClusterLost,)
 
 
 def _check_output_options(as_json: bool, as_csv: str | None) -> None:

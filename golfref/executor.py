@@ -26,7 +26,7 @@ from .config import ConfigError, MatchConfig
 from .log import LogError, read_log
 from .results import MatchRecord
 
-__all__ = ["MatchJob", "MatchOutcome", "Executor", "LocalExecutor", "play", "record_from_log"]
+__all__ = ["MatchJob", "MatchOutcome", "Executor", "LocalExecutor", "play", "record_from_log", "serve"]
 
 
 @dataclass(frozen=True)
@@ -202,6 +202,25 @@ def _worker_init(parent: int, stopping: Any) -> None:
         prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG: the tournament's death stops this worker
     if os.getppid() != parent:  # it died before the line above took effect
         os._exit(1)
+
+
+def serve(fd: int, parent: int) -> None:
+    """A worker process fed over a socket (the cluster's match runner): play each job received, send its outcome.
+
+    `fd` is the socket's descriptor, `parent` the pid of the process that started this one
+    (its death stops this process, and the match under way, as a tournament's does a pool worker).
+    """
+    from multiprocessing.connection import Connection
+
+    _worker_init(parent, None)
+    conn = Connection(fd)
+    conn.send(os.getpid())  # ready: a stop signal from now on finds its handler
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:  # the parent closed its end: nothing more to play
+            return
+        conn.send(play(job))
 
 
 class LocalExecutor(Executor):
