@@ -10,7 +10,7 @@ import os
 import shutil
 import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
@@ -338,6 +338,23 @@ def keygen(
     out(f"wrote {private} (private key, keep it secret) and {public} (public key); key {kid}")
 
 
+@contextlib.contextmanager
+def _match_errors() -> Iterator[None]:
+    """What `run_match` raises, as golfref's one-line errors and exit codes."""
+    from .config import ConfigError
+    from .referee import MatchInterrupted
+
+    try:
+        yield
+    except MatchInterrupted as e:
+        err(f"golfref: {e}")
+        raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
+    except ConfigError as e:
+        fail_config(e)
+    except OSError as e:
+        fail(f"cannot write the log: {e}", EXIT_INTERNAL)
+
+
 def _exit_codes_help(codes: dict[int, str]) -> str:
     """A command's exit codes as its --help epilog."""
     # "\b" keeps click from re-flowing the table into one paragraph.
@@ -369,8 +386,7 @@ def run(
     """
     from pathlib import Path
 
-    from .config import ConfigError
-    from .referee import MatchInterrupted, SeatStatus, run_match
+    from .referee import SeatStatus, run_match
     from .report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():
@@ -392,25 +408,17 @@ def run(
         scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
         err(f"{hole_label(result.hole, cfg.rules.holes)}: {scores} ({result.end.value})")
 
-    try:
-        with live if live is not None else contextlib.nullcontext():
-            result = run_match(
-                cfg,
-                seed=seed,
-                log_path=log,
-                on_hole=None if quiet else progress,
-                on_turn=None if live is None else live.on_turn,
-                force=force,
-                sign=signer,
-                hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
-            )
-    except MatchInterrupted as e:
-        err(f"golfref: {e}")
-        raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
-    except ConfigError as e:
-        fail_config(e)
-    except OSError as e:
-        fail(f"cannot write the log: {e}", EXIT_INTERNAL)
+    with _match_errors(), live if live is not None else contextlib.nullcontext():
+        result = run_match(
+            cfg,
+            seed=seed,
+            log_path=log,
+            on_hole=None if quiet else progress,
+            on_turn=None if live is None else live.on_turn,
+            force=force,
+            sign=signer,
+            hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
+        )
     if as_json:
         out(json.dumps(summary_json(result), ensure_ascii=False))
     else:
@@ -451,7 +459,7 @@ def play(
     from .config import HUMAN, ConfigError, parse_config
     from .human import HumanSeat
     from .pretty import MIN_WIDTH
-    from .referee import MatchInterrupted, run_match
+    from .referee import run_match
     from .report import standings_lines
 
     if log is not None and not log.strip():
@@ -469,15 +477,8 @@ def play(
     def terminal_seat(index: int, names: tuple[str, ...]) -> HumanSeat:
         return HumanSeat(cfg.rules, names, index, stdin=sys.stdin, stdout=sys.stdout, color=color, width=width)
 
-    try:
+    with _match_errors():
         result = run_match(cfg, seed=seed, log_path=log, human=terminal_seat)
-    except MatchInterrupted as e:
-        err(f"golfref: {e}")
-        raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
-    except ConfigError as e:
-        fail_config(e)
-    except OSError as e:
-        fail(f"cannot write the log: {e}", EXIT_INTERNAL)
     for line in standings_lines(result):
         out(line)
 
