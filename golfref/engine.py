@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card, Rank, deck_set
 from .rules import FlipAfterThrow, KnockPenalty, Reveal, RevealChoice, Rules
@@ -403,6 +403,11 @@ class Game:
         self.totals = [0] * self.players
         self.hole = 0
         self.over = False
+        # Change stamps for view.py's memo: `stamp` counts changes to the table and is never
+        # reset, a grid's stamp (or the pile's) is the count at its last change, and a view
+        # rebuilds only what changed since it was last built.
+        self.stamp = 0
+        self.view_memo: dict[int, Any] = {}
         self._reset_hole()
         self.chance: tuple[int, ...] | None = tuple(range(len(self.cards)))
 
@@ -430,6 +435,16 @@ class Game:
         self._next_seat = self.starter
         self.events: list[TableEvent] = []  # public events of this hole, read through view.py
         self._legal: tuple[Action, ...] | None = None
+        self._touch_all()
+
+    def _touch_all(self) -> None:
+        self.stamp += 1
+        self.grid_stamps = [self.stamp] * self.players
+        self.discard_stamp = self.stamp
+
+    def _touch(self, seat: int) -> None:
+        self.stamp += 1
+        self.grid_stamps[seat] = self.stamp
 
     @property
     def dealing(self) -> bool:
@@ -477,6 +492,7 @@ class Game:
         self.discard = [top]
         self.up[top] = True
         self.stock = list(reversed(order[players * n + 1 :]))
+        self._touch_all()
         rules = self.rules
         count = rules.reveal_count
         if rules.reveal_choice is RevealChoice.FIXED or count == 0:
@@ -493,6 +509,7 @@ class Game:
 
     def _reveal(self, seat: int, slot: int, record: bool = True) -> None:
         card = self.grids[seat][slot]
+        self._touch(seat)
         if self.rules.reveal is Reveal.FLIP:
             self.up[card] = True
             self.known[card] = self.all_seats
@@ -594,6 +611,8 @@ class Game:
             self.events.append(_new(DrawEvent, (seat, _P_STOCK, card)))
         elif kind is _K_DISCARD:
             card = self.discard.pop()
+            self.stamp += 1
+            self.discard_stamp = self.stamp
             self.drawn, self.drawn_from_stock = card, False
             self.decision = _D_PLACE
             self.events.append(_new(DrawEvent, (seat, _P_DISCARD, card)))
@@ -615,6 +634,7 @@ class Game:
             card = self.grids[seat][slot]
             self.up[card] = True
             self.known[card] = self.all_seats
+            self._touch(seat)
             self.events.append(_new(FlipEvent, (seat, slot, card)))
             self._end_turn(seat)
         elif kind is _K_PASS:
@@ -657,6 +677,8 @@ class Game:
 
     def _to_discard(self, card: int) -> None:
         self.discard.append(card)
+        self.stamp += 1
+        self.discard_stamp = self.stamp
         self.up[card] = True
         self.known[card] = self.all_seats
 
@@ -665,6 +687,7 @@ class Game:
         out = grid[slot]
         card = self.drawn
         grid[slot] = card
+        self._touch(seat)
         self.drawn = -1
         if self.rules.swap_face_up:
             self.up[card] = True
@@ -689,9 +712,12 @@ class Game:
             s1, i1 = first
             g1, g2 = self.grids[s1], self.grids[target_seat]
             g1[i1], g2[slot] = g2[slot], g1[i1]
+            self._touch(s1)
+            self._touch(target_seat)
             self.events.append(PowerSwapEvent(seat, s1, i1, target_seat, slot))
         else:
             self.known[card] |= 1 << seat
+            self._touch(target_seat)
             self.events.append(PowerPeekEvent(seat, target_seat, slot, card))
         self.power_rank = None
         self.first_target = None
@@ -724,6 +750,8 @@ class Game:
             # supplies the order. The cards are listed bottom of the pile first.
             recycle = self.discard[:-1]
             del self.discard[:-1]
+            self.stamp += 1
+            self.discard_stamp = self.stamp
             for c in recycle:
                 self.up[c] = False
                 self.known[c] = 0
@@ -744,6 +772,7 @@ class Game:
         for g in self.grids:
             for c in g:
                 self.up[c] = True
+        self._touch_all()
         grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
         raw = [gs.total for gs in grid_scores]
         penalties = [0] * self.players
@@ -809,6 +838,8 @@ class Game:
         other.reveal_left = self.reveal_left.copy()
         other.turns = self.turns.copy()
         other.events = self.events.copy()
+        other.grid_stamps = self.grid_stamps.copy()
+        other.view_memo = {}
         other.last_table = None if self.last_table is None else self.last_table.clone()
         return other
 

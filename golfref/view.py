@@ -93,13 +93,11 @@ class SeatView(NamedTuple):
 def view(game: Game, seat: int) -> SeatView:
     """Build what `seat` may see of `game` now."""
     cards = game.cards
-    up = game.up
-    known = game.known
-    bit = 1 << seat
-    # List comprehensions and map rather than generators: a view is built for every request.
-    grids = tuple([tuple([cards[c] if up[c] or known[c] & bit else None for c in g]) for g in game.grids])
-    is_up = up.__getitem__
-    face_up = tuple([tuple(map(is_up, g)) for g in game.grids])
+    grids, face_up = _grids_seen(game, seat)
+    memo = game.view_memo
+    pile = memo.get(_PILE)
+    if pile is None or pile[0] != game.discard_stamp:
+        pile = memo[_PILE] = (game.discard_stamp, tuple(map(cards.__getitem__, game.discard)))
     drawn: Card | None = None
     drawn_from: Pile | None = None
     if game.drawn >= 0:
@@ -117,7 +115,7 @@ def view(game: Game, seat: int) -> SeatView:
             game.decision,
             grids,
             face_up,
-            tuple(map(cards.__getitem__, game.discard)),
+            pile[1],
             len(game.stock),
             drawn,
             drawn_from,
@@ -130,6 +128,36 @@ def view(game: Game, seat: int) -> SeatView:
             game.hole_scores,
         ),
     )
+
+
+def _grids_seen(game: Game, seat: int) -> tuple[tuple[tuple[Card | None, ...], ...], tuple[tuple[bool, ...], ...]]:
+    """The grids as `seat` sees them, and which cards are face up.
+
+    A view is built for every request, and most decisions change one grid or none: the
+    game's memo keeps what was built for each seat with the grids' change stamps, and only
+    a grid whose stamp moved since is built again.
+    """
+    stamps = game.grid_stamps
+    memo = game.view_memo
+    last = memo.get(seat)
+    if last is not None and last[0] == stamps:
+        return last[1], last[2]
+    cards = game.cards
+    up = game.up
+    known = game.known
+    bit = 1 << seat
+    is_up = up.__getitem__
+    seen: list[tuple[Card | None, ...]] = []
+    face_up: list[tuple[bool, ...]] = []
+    for i, g in enumerate(game.grids):
+        if last is not None and last[0][i] == stamps[i]:
+            seen.append(last[1][i])
+            face_up.append(last[2][i])
+        else:
+            seen.append(tuple([cards[c] if up[c] or known[c] & bit else None for c in g]))
+            face_up.append(tuple(map(is_up, g)))
+    built = memo[seat] = (stamps.copy(), tuple(seen), tuple(face_up))
+    return built[1], built[2]
 
 
 def known_to(game: Game, card: int, seat: int) -> bool:
@@ -208,6 +236,7 @@ def events_seen(game: Game, seats: Sequence[int], start: int = 0, finished: bool
     return merged
 
 
+_PILE = -1  # the discard pile's key in the game's view memo; seats are 0 and up
 _STOCK = Pile.STOCK
 _DISCARD = Pile.DISCARD
 _new = tuple.__new__

@@ -450,3 +450,29 @@ def test_random_games_under_preset_defaults(seed: int, preset: str) -> None:
     players = rng.randint(2, PRESETS[preset]["max_players"])
     rules = resolve_rules(preset, {"holes": 2, "turn_limit": 8}, players)
     Runner(rules, seed).run()
+
+
+@given(rules=rule_sets(powers=True), seed=st.integers(0, 2**32 - 1))
+def test_views_built_now_and_then_equal_views_built_afresh(rules: Rules, seed: int) -> None:
+    """The view memo (a grid is rebuilt only when its change stamp moved) never serves a stale grid.
+
+    Views are built for a random few seats at random steps, so a memo is often many changes
+    old; a clone starts with an empty memo, so its view is built from nothing.
+    """
+    rng = random.Random(seed)
+    g = Game(rules)
+    while not g.over:
+        for seat in range(g.players):
+            if rng.random() < 0.3:
+                assert view(g, seat) == view(g.clone(), seat), f"seat {seat}, step {len(g.history)}"
+                if g.last_table is not None:
+                    assert view(g.last_table, seat) == view(g.last_table.clone(), seat)
+        if g.chance is not None:
+            order = list(g.chance)
+            rng.shuffle(order)
+            g.apply_shuffle(order)
+        else:
+            legal = g.legal_actions()
+            g.apply(POWER if POWER in legal and rng.random() < 0.5 else rng.choice(legal))
+    for seat in range(g.players):
+        assert view(g, seat) == view(g.clone(), seat)
