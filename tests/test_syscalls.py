@@ -22,8 +22,8 @@ pytestmark = pytest.mark.skipif(shutil.which("strace") is None, reason="needs st
 
 TRACED = "read,write,epoll_wait,epoll_pwait,poll,ppoll,select,pselect6"
 PER_DECISION_NOW = 4
-"""A write of the request, a read that finds nothing left of earlier lines before it, a wait
-and a read of the answer: the count this test holds the referee to."""
+"""A poll that finds nothing left of earlier lines before the request, the request's write,
+a wait and a read of the answer: the count this test holds the referee to."""
 
 
 def _traced_match(tmp_path: Path, holes: int) -> tuple[dict[str, int], int]:
