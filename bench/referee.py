@@ -18,14 +18,18 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
+from golfref import fingerprint as fingerprint_module
 from golfref import protocol
 from golfref.config import parse_config
 from golfref.engine import Game
+from golfref.fingerprint import fingerprint
 from golfref.log import Journal
 from golfref.referee import _Referee, run_match
 from golfref.rules import resolve_rules
@@ -210,6 +214,28 @@ def in_process_work(holes: int, matches: int) -> float:
     return (time.perf_counter() - start) / decisions * 1e6
 
 
+def fingerprint_costs(repeats: int) -> tuple[float, float, dict[str, Any]]:
+    """Milliseconds to fingerprint a bot whose folder is large: hashed afresh, and again in the same process.
+
+    The folder is this python's site-packages (settled files, capped at 64 MiB like any bot's
+    folder), as for `python -m bot` run there. A tournament fingerprints every bot before
+    every match, in worker processes that play many matches.
+    """
+    folder = sysconfig.get_paths()["purelib"]
+    command = [sys.executable, "-m", "bot"]
+    fresh, again = [], []
+    found: dict[str, Any] = {}
+    for _ in range(repeats):
+        fingerprint_module._known.clear()
+        start = time.perf_counter()
+        found = fingerprint(command, folder) or {}
+        fresh.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        fingerprint(command, folder)
+        again.append((time.perf_counter() - start) * 1000)
+    return statistics.median(fresh), statistics.median(again), found.get("directory", {})
+
+
 def matches_per_second(count: int, log_dir: str) -> float:
     """Whole 1-hole matches (process start, handshake, play, shutdown) per second."""
     cfg = _config(2, "standard", 1, transcript=False, log_dir=log_dir)
@@ -277,6 +303,12 @@ def run(quick: bool = False) -> None:
             f"  recording a hole in the journal, classic 4 players: {early:.0f} us at holes 1-5, {late:.0f} us at "
             f"holes 32-36 (a whole-log rewrite, as before: {statistics.median(rewrites[:5]):.0f} and "
             f"{statistics.median(rewrites[-5:]):.0f} us; the rewrite also syncs to the disk)"
+        )
+        fresh, again, folder = fingerprint_costs(repeats)
+        print(
+            f"  fingerprinting a bot with a large folder ({folder.get('files')} files, "
+            f"{folder.get('bytes', 0) / 2**20:.0f} MiB): {fresh:.0f} ms hashed afresh, {again:.1f} ms again in the "
+            "same process (digests kept while a file's size, mtime and ctime stay)"
         )
         rss = referee_peak_rss_mb(holes, log_dir)
         print(f"  referee peak RSS with 8 bots (classic, {holes} holes): {rss:.1f} MiB (goal < 100 MiB)")

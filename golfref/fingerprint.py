@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,13 +41,41 @@ SKIPPED_FOLDERS = frozenset({"__pycache__", ".git", ".hg", ".svn"})
 
 _CHUNK = 1 << 20
 
+_SETTLED_NS = 2_000_000_000
+"""A file whose status changed less than this long ago is hashed again each time (see `_digest`)."""
+_KNOWN_LIMIT = 100_000
+_known: dict[tuple[int, int], tuple[int, int, int, str]] = {}
+"""Digests already taken in this process: (device, inode) -> (size, mtime_ns, ctime_ns, sha256)."""
 
-def _sha256(path: Path) -> str:
+
+def _sha256(path: str | Path) -> str:
     h = hashlib.sha256()
-    with path.open("rb") as f:
+    with open(path, "rb") as f:
         while chunk := f.read(_CHUNK):
             h.update(chunk)
     return h.hexdigest()
+
+
+def _digest(path: str | Path, st: os.stat_result) -> str:
+    """The file's SHA-256, taken again only when its status says it may have changed.
+
+    A tournament fingerprints every bot before every match, and a bot's folder may hold
+    many megabytes. Any write to a file moves its ctime, which no process can set back
+    (unlike the mtime), so an unchanged (size, mtime, ctime) means unchanged bytes. A file
+    changed within the last two seconds may still change within the same clock tick
+    unseen (git's "racy" case), so its digest is not kept.
+    """
+    key = (st.st_dev, st.st_ino)
+    seen = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    known = _known.get(key)
+    if known is not None and known[:3] == seen:
+        return known[3]
+    digest = _sha256(path)
+    if time.time_ns() - st.st_ctime_ns > _SETTLED_NS:
+        if len(_known) >= _KNOWN_LIMIT:
+            _known.clear()
+        _known[key] = (*seen, digest)
+    return digest
 
 
 def bot_file(command: Sequence[str], cwd: Path, path_env: str | None) -> tuple[str, Path, Path] | None:
@@ -68,25 +97,47 @@ def bot_file(command: Sequence[str], cwd: Path, path_env: str | None) -> tuple[s
     return found, Path(found), cwd
 
 
+def _files_under(root: Path) -> list[tuple[str, str]]:
+    """(relative posix path, path) of every regular file under `root`, links to files included.
+
+    Folders named in `SKIPPED_FOLDERS` and links to folders are not entered, as in
+    `os.walk`. The entries' types come from the folder listing, so only the files that
+    will be hashed are ever stat'ed: a bot's folder may hold tens of thousands of files.
+    """
+    found: list[tuple[str, str]] = []
+    folders = [("", str(root))]
+    while folders:
+        rel_dir, folder = folders.pop()
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    rel = f"{rel_dir}{entry.name}"
+                    try:
+                        if entry.is_dir():
+                            if entry.name not in SKIPPED_FOLDERS and not entry.is_symlink():
+                                folders.append((f"{rel}/", entry.path))
+                        elif entry.is_file():  # not sockets or fifos
+                            found.append((rel, entry.path))
+                    except OSError:
+                        continue
+        except OSError:
+            continue  # unreadable, or gone while walking
+    found.sort()
+    return found
+
+
 def _directory(root: Path, cap_bytes: int, cap_files: int) -> dict[str, Any]:
-    files: list[tuple[str, Path]] = []
-    for parent, folders, names in os.walk(root):
-        folders[:] = [d for d in folders if d not in SKIPPED_FOLDERS]
-        for name in names:
-            path = Path(parent, name)
-            if path.is_file():  # regular files and links to them; not sockets or fifos
-                files.append((path.relative_to(root).as_posix(), path))
-    files.sort()
     listing: list[list[Any]] = []
     total = 0
     truncated = False
-    for rel, path in files:
+    for rel, path in _files_under(root):
         try:
-            size = path.stat().st_size
+            st = os.stat(path)
+            size = st.st_size
             if total + size > cap_bytes or len(listing) == cap_files:
                 truncated = True
                 break
-            digest = _sha256(path)
+            digest = _digest(path, st)
         except OSError:
             continue  # unreadable (or gone while walking): not part of what the bot can run
         listing.append([rel, size, digest])
@@ -118,7 +169,7 @@ def fingerprint(
         return None
     written, path, directory = found
     try:
-        digest = _sha256(path)
+        digest = _digest(path, path.stat())
     except OSError:
         return None
     return {"file": written, "sha256": digest, "directory": _directory(directory, cap_bytes, cap_files)}

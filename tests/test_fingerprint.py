@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
+from golfref import fingerprint as fingerprint_module
 from golfref.config import parse_config
 from golfref.fingerprint import fingerprint
 from golfref.referee import run_match
@@ -70,6 +72,62 @@ def test_the_fingerprint_changes_with_the_script_and_its_directory_not_with_file
     other = fingerprint(command, str(bot))
     assert other is not None
     assert other["sha256"] == before["sha256"] and other["directory"]["sha256"] != before["directory"]["sha256"]
+
+
+def _hashes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Record every file the fingerprint reads to hash, from now on."""
+    hashed: list[Path] = []
+    real = fingerprint_module._sha256
+
+    def counting(path: str | Path) -> str:
+        hashed.append(Path(path))
+        return real(path)
+
+    monkeypatch.setattr(fingerprint_module, "_sha256", counting)
+    return hashed
+
+
+def _after_a_clock_tick(path: Path) -> None:
+    """Return once a file written now would get a later status-change time than `path` has."""
+    scratch = path.parent / "tick"
+    while True:
+        scratch.write_bytes(b"")
+        if scratch.stat().st_ctime_ns > path.stat().st_ctime_ns:
+            scratch.unlink()
+            return
+
+
+def test_a_settled_file_is_hashed_once_and_again_after_any_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = make_bot(tmp_path)
+    command = [sys.executable, "bot.py"]
+    monkeypatch.setattr(fingerprint_module, "_SETTLED_NS", 0)  # the files were written just now
+    first = fingerprint(command, str(bot))
+    hashed = _hashes(monkeypatch)
+    assert fingerprint(command, str(bot)) == first and hashed == []
+    # The same size and the old modification time put back, as a bot covering its tracks
+    # would: the status-change time still moves, and the file is hashed again.
+    weights = bot / "weights.txt"
+    old = weights.stat()
+    _after_a_clock_tick(weights)
+    weights.write_text("0.9\n")
+    os.utime(weights, ns=(old.st_atime_ns, old.st_mtime_ns))
+    assert weights.stat().st_size == old.st_size and weights.stat().st_mtime_ns == old.st_mtime_ns
+    changed = fingerprint(command, str(bot))
+    assert changed is not None and first is not None
+    assert changed["directory"]["sha256"] != first["directory"]["sha256"]
+    assert hashed == [weights]
+
+
+def test_a_file_changed_moments_ago_is_hashed_every_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within the same clock tick a second write would leave the status unchanged: no digest is kept."""
+    bot = make_bot(tmp_path)
+    monkeypatch.setattr(fingerprint_module, "_SETTLED_NS", 3600 * 10**9)
+    fingerprint([sys.executable, "bot.py"], str(bot))
+    hashed = _hashes(monkeypatch)
+    fingerprint([sys.executable, "bot.py"], str(bot))
+    assert sorted(hashed) == [bot / "bot.py", bot / "bot.py", bot / "weights.txt"]
 
 
 def test_the_size_cap_is_honoured(tmp_path: Path) -> None:
