@@ -1,20 +1,31 @@
-"""Run every benchmark section: `python -m bench [--quick] [SECTION...]`."""
+"""Run every benchmark section: `python -m bench [--quick] [--compiled] [SECTION...]`.
+
+`--compiled` runs against the compiled build in build/compiled (`make compiled`) instead of
+the pure package; `make bench` runs the engine and referee sections so once more.
+"""
 
 from __future__ import annotations
 
 import sys
 
-from . import cluster, engine, referee, replay, sandbox, startup, tournament
-
-SECTIONS = {
-    "startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run,
-    "tournament": tournament.run, "sandbox": sandbox.run, "cluster": cluster.run,
-}
+from . import compiled
 
 
 def main(argv: list[str]) -> None:
     """Run the named sections (all by default)."""
     quick = "--quick" in argv
+    if "--compiled" in argv:
+        reason = compiled.unavailable()
+        if reason is not None:
+            sys.exit(f"bench: --compiled: {reason}")
+        compiled.use()  # before the sections import golfref
+        print(f"bench: the compiled build: {', '.join(compiled.modules())} compiled by mypyc, from {compiled.COMPILED}")
+    from . import cluster, engine, referee, replay, sandbox, startup, tournament
+
+    SECTIONS = {
+        "startup": startup.run, "engine": engine.run, "referee": referee.run, "replay": replay.run,
+        "tournament": tournament.run, "sandbox": sandbox.run, "cluster": cluster.run,
+    }  # fmt: skip
     names = [a for a in argv if not a.startswith("-")] or list(SECTIONS)
     for name in names:
         if name not in SECTIONS:

@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import golfref
 from golfref import fingerprint as fingerprint_module
 from golfref import protocol
 from golfref.config import parse_config
@@ -250,7 +251,7 @@ def matches_per_second(count: int, log_dir: str) -> float:
 
 _MEMORY_PROBE = """
 import json, resource, sys
-sys.path.insert(0, {root!r})
+sys.path[:0] = [{golfref_root!r}, {root!r}]  # the golfref this process runs (pure or compiled), then bench
 from bench.referee import _config
 from golfref.referee import _Referee, run_match
 from golfref.rules import resolve_rules
@@ -263,7 +264,8 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 def referee_peak_rss_mb(holes: int, log_dir: str) -> float:
     """Peak resident memory of a referee process running an 8-bot match, in MiB."""
-    code = _MEMORY_PROBE.format(root=str(HERE.parent), holes=holes, log_dir=log_dir)
+    golfref_root = str(Path(golfref.__file__).resolve().parent.parent)
+    code = _MEMORY_PROBE.format(golfref_root=golfref_root, root=str(HERE.parent), holes=holes, log_dir=log_dir)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return int(out.stdout.strip().splitlines()[-1]) / 1024
 

@@ -139,8 +139,10 @@ class Action:
         return self.text
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: object) -> Action:
         """Read the written form of an action; raises ValueError when it is malformed."""
+        # `object`, not `str`: a log or a bot may hold anything there, and compiled by mypyc
+        # (the README's compiled build) a `str` parameter would raise TypeError before the check.
         if not isinstance(text, str):
             raise ValueError(f"an action is a string, got {type(text).__name__}")
         parts = text.split(":")
@@ -823,10 +825,20 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy of the whole state: playing on either leaves the other as it was."""
-        other = Game.__new__(Game)
-        # Everything else the game holds is immutable (frozen values, tuples, numbers) and
-        # is shared; tests/test_engine.py checks that no mutable object is.
-        other.__dict__.update(self.__dict__)
+        # Made, then overwritten attribute by attribute: a Game compiled by mypyc (the README's
+        # compiled build) has no __dict__ to copy, and Game.__new__ runs its __init__. The
+        # immutable attributes (frozen values, tuples, numbers) are shared, the rest copied;
+        # tests/test_engine.py checks that every attribute is, and that no mutable one is shared.
+        other = Game(self.rules)
+        other.players, other.slots = self.players, self.slots
+        other.cards, other.ranks, other.all_seats = self.cards, self.ranks, self.all_seats
+        other.hole_scores, other.hole, other.over, other.chance = self.hole_scores, self.hole, self.over, self.chance
+        other.starter, other.to_move, other.decision = self.starter, self.to_move, self.decision
+        other.drawn, other.drawn_from_stock = self.drawn, self.drawn_from_stock
+        other.power_rank, other.first_target = self.power_rank, self.first_target
+        other.closer, other.knocker, other.final_left = self.closer, self.knocker, self.final_left
+        other._next_seat, other._legal = self._next_seat, self._legal
+        other.stamp, other.discard_stamp = self.stamp, self.discard_stamp
         other.history = self.history.copy()
         other.results = self.results.copy()
         other.totals = self.totals.copy()

@@ -1,5 +1,10 @@
-"""Shared test setup: hypothesis profiles, the path to test bots, and known signal
-dispositions for a child a test sends signals to.
+"""Shared test setup: hypothesis profiles, the path to test bots, known signal dispositions
+for a child a test sends signals to, and `--compiled`.
+
+`pytest --compiled TESTS` runs TESTS against the compiled build in build/compiled (`make
+compiled`, which `make test` runs), put first on sys.path before golfref is imported; every
+test skips, saying why, where that build is missing or stale. Without it, the tests check
+that they run against the pure package.
 
 Profiles: `ci` (the default: a fixed, moderate number of examples) and `thorough`
 (on demand: `HYPOTHESIS_PROFILE=thorough make test`).
@@ -12,7 +17,10 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from bench import compiled
 
 settings.register_profile(
     "ci",
@@ -44,3 +52,49 @@ def default_signals(*ignored: signal.Signals) -> Callable[[], None]:
             signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
 
     return reset
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """`--compiled`: run against the compiled build (see the module docstring)."""
+    parser.addoption("--compiled", action="store_true", help="run against the compiled build in build/compiled")
+
+
+_compiled_skip: str | None = None  # why the tests of the compiled build skip
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Put the compiled build first with `--compiled`; else make sure no compiled module shadows a source."""
+    global _compiled_skip
+    if config.getoption("--compiled"):
+        _compiled_skip = compiled.unavailable()
+        if _compiled_skip is None:
+            compiled.use()
+        return
+    import golfref  # first imported here: from the sources, as the editable install has it
+
+    for name in compiled.modules():
+        module = __import__(name, fromlist=["_"])
+        assert str(module.__file__).endswith(".py"), f"{name} is not the pure source: {module.__file__}"
+    assert golfref.__file__ is not None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With `--compiled`: skip every test, saying why, when there is no compiled build to use, else the `pure` ones."""
+    if not config.getoption("--compiled"):
+        return
+    for item in items:
+        if _compiled_skip is not None:
+            item.add_marker(pytest.mark.skip(reason=_compiled_skip))
+        elif item.get_closest_marker("pure") is not None:
+            item.add_marker(pytest.mark.skip(reason="looks into the pure-Python classes, which compiled ones are not"))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """Say which build of golfref ran, in one line, when it was not the pure package."""
+    if not config.getoption("--compiled"):
+        return
+    if _compiled_skip is not None:
+        terminalreporter.write_line(f"compiled build: every test skipped: {_compiled_skip}")
+    else:
+        names = ", ".join(compiled.modules())
+        terminalreporter.write_line(f"compiled build: {names} compiled, from {compiled.COMPILED}")

@@ -105,7 +105,9 @@ def snapshot(game: Game) -> dict[str, Any]:
         "knocker", "final_left", "events", "chance", "totals", "results", "hole", "over",
         "starter",
     )  # fmt: skip
-    state = {f: copy.deepcopy(getattr(game, f)) for f in fields}
+    # Results are frozen values, and deepcopy cannot copy those of the compiled build.
+    state = {f: copy.deepcopy(getattr(game, f)) for f in fields if f != "results"}
+    state["results"] = list(game.results)
     state["history"] = list(game.history)
     state["legal"] = legal(game)
     return state
@@ -868,6 +870,7 @@ def _state(game: Game) -> dict[str, Any]:
     }
 
 
+@pytest.mark.pure  # vars(): a Game compiled by mypyc has no __dict__
 @pytest.mark.parametrize("stop", [0, 1, 5, 40, 150, 10_000])
 def test_clone_shares_no_mutable_state(stop: int) -> None:
     game = random_game(3, stop)
@@ -896,6 +899,7 @@ def test_clone_shares_no_mutable_state(stop: int) -> None:
     assert _state(other) == before
 
 
+@pytest.mark.pure  # vars(), through _state
 def test_last_table_is_the_hole_as_it_ended_before_its_cards_turned_up() -> None:
     g = new_game("standard", holes=2, turn_limit=1)
     deal(g, [SPADES, HEARTS], "7C", ["AC", "AD"])
@@ -925,3 +929,10 @@ def test_an_action_built_by_hand_is_as_legal_as_the_interned_one() -> None:
     assert grid_names(g, 0)[2] == "AC"
     with pytest.raises(IllegalAction, match="not legal now"):
         g.apply(Action(ActionKind.SWAP, 2))
+
+
+@pytest.mark.parametrize("text", [5, None, ["stock"], "", "stock:1", "swap", "swap:03", "swap: 3", "target:1", "dance"])
+def test_a_malformed_action_is_a_value_error_in_either_build(text: Any) -> None:
+    # A log or a bot may hold anything: never a TypeError, also where mypyc compiled the engine.
+    with pytest.raises(ValueError, match="action"):
+        Action.parse(text)

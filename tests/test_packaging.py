@@ -27,12 +27,12 @@ _NOT_SOURCE = shutil.ignore_patterns(
 )
 
 
-def _build(kind: str, tree: Path) -> Path:
+def _build(kind: str, tree: Path, env: dict[str, str] | None = None, out: Path | None = None) -> Path:
     """Build an sdist or a wheel of `tree` with its own setuptools hook; return the file."""
-    out = tree / "dist"
+    out = out or tree / "dist"
     code = f"from setuptools import build_meta; print(build_meta.build_{kind}({str(out)!r}))"
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, "-c", code], cwd=tree, capture_output=True, text=True, timeout=300, check=False, env=env
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return out / done.stdout.strip().splitlines()[-1]
@@ -79,9 +79,11 @@ def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_pack
     tree: Path, tmp_path: Path
 ) -> None:
     wheel = _build("wheel", tree)
+    assert wheel.name.endswith("-py3-none-any.whl")  # pure: GOLFREF_COMPILE=1 asks for the compiled build
     site = tmp_path / "site-packages"
     with zipfile.ZipFile(wheel) as whl:
         whl.extractall(site)
+        assert [n for n in whl.namelist() if n.endswith(".so")] == []
         assert "golfref/schemas/log.schema.json" in whl.namelist()
         # The HTML viewer's page, style and scripts (golfref/viewer/) ship as package data.
         assert {"golfref/viewer/replay.html", "golfref/viewer/viewer.css", "golfref/viewer/replay.js"} <= set(
@@ -114,3 +116,31 @@ def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_pack
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_a_wheel_asked_to_compile_where_there_is_no_c_compiler_is_the_pure_package(tree: Path, tmp_path: Path) -> None:
+    # Nothing on PATH: no compiler (this python is named by its path, mypy is never asked for).
+    env = {**os.environ, "GOLFREF_COMPILE": "1", "PATH": str(tmp_path)}
+    env.pop("CC", None)
+    wheel = _build("wheel", tree, env, tmp_path / "dist")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as whl:
+        names = whl.namelist()
+    assert "golfref/engine.py" in names and [n for n in names if n.endswith(".so")] == []
+
+
+def test_setup_names_what_a_compiled_build_lacks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sysconfig
+
+    sys.path.insert(0, str(ROOT))
+    try:
+        import setup
+    finally:
+        sys.path.remove(str(ROOT))
+    monkeypatch.setattr(sysconfig, "get_config_var", lambda name: "no-such-cc -pthread" if name == "CC" else None)
+    assert setup.missing_toolchain() == "no C compiler (no-such-cc) on PATH"
+    monkeypatch.setattr(sysconfig, "get_config_var", lambda name: "sh" if name == "CC" else None)
+    monkeypatch.setattr(sysconfig, "get_paths", lambda: {"include": str(tmp_path)})
+    assert setup.missing_toolchain() == f"no Python headers ({tmp_path / 'Python.h'} is missing: python3-dev on Debian)"
+    modules = setup.mypyc_settings()["modules"]
+    assert modules and all((ROOT / m).is_file() for m in modules)
