@@ -79,14 +79,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """With `--compiled`: skip every test, saying why, when there is no compiled build to use, else the `pure` ones."""
+    """With `--compiled`: skip every test, saying why, when there is no compiled build to use.
+
+    The `pure` tests look into the pure-Python classes, which compiled ones are not: they
+    are deselected (they ran in the pure run), so that a skip always means something missing.
+    """
     if not config.getoption("--compiled"):
         return
-    for item in items:
-        if _compiled_skip is not None:
+    pure = [item for item in items if item.get_closest_marker("pure") is not None]
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        items[:] = [item for item in items if item.get_closest_marker("pure") is None]
+    if _compiled_skip is not None:
+        for item in items:
             item.add_marker(pytest.mark.skip(reason=_compiled_skip))
-        elif item.get_closest_marker("pure") is not None:
-            item.add_marker(pytest.mark.skip(reason="looks into the pure-Python classes, which compiled ones are not"))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
