@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .cards import Card, Rank, deck_set
@@ -385,6 +386,12 @@ TableEvent = (
 """One public event of a hole."""
 
 
+@lru_cache(maxsize=64)
+def _deck_ranks(decks: int, jokers: bool) -> tuple[Rank, ...]:
+    """The rank of each card of `deck_set(decks, jokers)`, by card id."""
+    return tuple([c.rank for c in deck_set(decks, jokers)])
+
+
 class Game:
     """The full state of a match, advanced by `apply` and `apply_shuffle`."""
 
@@ -393,8 +400,16 @@ class Game:
         self.players = rules.players
         self.slots = rules.cards
         self.cards: tuple[Card, ...] = deck_set(rules.decks, rules.jokers is not None)
-        self.ranks: tuple[Rank, ...] = tuple(c.rank for c in self.cards)
+        # Every hole clones the game (`last_table`), and a clone is made by this __init__.
+        self.ranks: tuple[Rank, ...] = _deck_ranks(rules.decks, rules.jokers is not None)
         self.all_seats = (1 << self.players) - 1
+        # The options read at every turn, kept on the game: one attribute look-up, not two
+        # (and a native one when mypyc compiles the engine but not the rules).
+        self._knocking = rules.knocking
+        self._card_powers = rules.card_powers
+        self._swap_face_up = rules.swap_face_up
+        self._flip_after_throw = rules.flip_after_throw
+        self._turn_limit = rules.turn_limit
         self.history: list[Event] = []
         self.results: list[HoleResult] = []
         self.hole_scores: tuple[tuple[int, ...], ...] = ()
@@ -543,19 +558,19 @@ class Game:
         up = self.up
         grid = self.grids[seat]
         if decision is _D_DRAW:
-            if self.rules.knocking and self.closer is None and self.knocker is None:
+            if self._knocking and self.closer is None and self.knocker is None:
                 return _DRAW_KNOCK
             return _DRAW
         if decision is _D_PLACE:
             n = self.slots
             if not self.drawn_from_stock:
                 return _SWAP_SETS[n]
-            if self.rules.card_powers and self._power_usable(seat):
+            if self._card_powers and self._power_usable(seat):
                 return _SWAP_THROW_POWER[n]
             return _SWAP_THROW[n]
         if decision is _D_FLIP:
             flips = tuple(_FLIPS[i] for i, c in enumerate(grid) if not up[c])
-            if self.rules.flip_after_throw is FlipAfterThrow.MAY:
+            if self._flip_after_throw is FlipAfterThrow.MAY:
                 return flips + _PASS_ONLY
             return flips
         if decision is _D_REVEAL:
@@ -566,7 +581,7 @@ class Game:
         raise AssertionError(decision)
 
     def _power_usable(self, seat: int) -> bool:
-        if not self.rules.card_powers:
+        if not self._card_powers:
             return False
         rank = self.ranks[self.drawn]
         up = self.up
@@ -627,7 +642,7 @@ class Game:
             self._to_discard(card)
             self.drawn = -1
             self.events.append(_new(ThrowEvent, (seat, card)))
-            if self.rules.flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
+            if self._flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
                 self.decision = _D_FLIP
             else:
                 self._end_turn(seat)
@@ -691,7 +706,7 @@ class Game:
         grid[slot] = card
         self._touch(seat)
         self.drawn = -1
-        if self.rules.swap_face_up:
+        if self._swap_face_up:
             self.up[card] = True
             self.known[card] = self.all_seats
         else:
@@ -738,7 +753,7 @@ class Game:
         if self.final_left == 0:
             self._end_hole(HoleEnd.KNOCKED if self.knocker is not None else HoleEnd.CLOSED)
             return
-        limit = self.rules.turn_limit
+        limit = self._turn_limit
         # G17: the turn limit stops stalling; the few turns owed after a close or knock
         # are always played out.
         if self.final_left < 0 and self.turns[seat] >= limit and min(self.turns) >= limit:
