@@ -463,6 +463,10 @@ class Game:
         self.stamp += 1
         self.grid_stamps[seat] = self.stamp
 
+    def _touch_pile(self) -> None:
+        self.stamp += 1
+        self.discard_stamp = self.stamp
+
     @property
     def dealing(self) -> bool:
         """Whether the pending shuffle is a hole's deal (else a D7 reshuffle, or none)."""
@@ -628,8 +632,7 @@ class Game:
             self.events.append(_new(DrawEvent, (seat, _P_STOCK, card)))
         elif kind is _K_DISCARD:
             card = self.discard.pop()
-            self.stamp += 1
-            self.discard_stamp = self.stamp
+            self._touch_pile()
             self.drawn, self.drawn_from_stock = card, False
             self.decision = _D_PLACE
             self.events.append(_new(DrawEvent, (seat, _P_DISCARD, card)))
@@ -694,8 +697,7 @@ class Game:
 
     def _to_discard(self, card: int) -> None:
         self.discard.append(card)
-        self.stamp += 1
-        self.discard_stamp = self.stamp
+        self._touch_pile()
         self.up[card] = True
         self.known[card] = self.all_seats
 
@@ -767,8 +769,7 @@ class Game:
             # supplies the order. The cards are listed bottom of the pile first.
             recycle = self.discard[:-1]
             del self.discard[:-1]
-            self.stamp += 1
-            self.discard_stamp = self.stamp
+            self._touch_pile()
             for c in recycle:
                 self.up[c] = False
                 self.known[c] = 0

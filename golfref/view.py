@@ -133,9 +133,9 @@ def view(game: Game, seat: int) -> SeatView:
 def _grids_seen(game: Game, seat: int) -> tuple[tuple[tuple[Card | None, ...], ...], tuple[tuple[bool, ...], ...]]:
     """The grids as `seat` sees them, and which cards are face up.
 
-    A view is built for every request, and most decisions change one grid or none: the
-    game's memo keeps what was built for each seat with the grids' change stamps, and only
-    a grid whose stamp moved since is built again.
+    A view is built for every request, and between two views of one seat only the grids
+    someone played on have changed: the game's memo keeps what was built for each seat with
+    the grids' change stamps, and only a grid whose stamp moved since is built again.
     """
     stamps = game.grid_stamps
     memo = game.view_memo
