@@ -74,8 +74,9 @@ $(COMPILED)/.built: $(STAMP) pyproject.toml setup.py $(PACKAGE_FILES)
 compiled: $(COMPILED)/.built
 
 # The whole suite against the pure package, then the tests of the compiled modules (engine,
-# rules, scoring, view, golden games, sample logs and their replay) against the compiled build.
-COMPILED_TESTS := tests/test_cards.py tests/test_rules.py tests/test_scoring.py tests/test_engine.py \
+# rules and the config that feeds them, scoring, view, golden games, sample logs and their
+# replay) against the compiled build.
+COMPILED_TESTS := tests/test_cards.py tests/test_rules.py tests/test_config.py tests/test_scoring.py tests/test_engine.py \
 	tests/test_view.py tests/test_golden.py tests/test_replay_validate.py tests/test_properties.py tests/test_audit.py \
 	tests/test_pretty.py tests/test_log_validity.py
 PYTEST = $(BIN)/python -m pytest $(1); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran: pytest $(1)"; exit 1; fi; \

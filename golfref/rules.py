@@ -375,9 +375,11 @@ def deal_fits(players: int, cards: int, decks: int, jokers: bool) -> bool:
 def resolve_rules(
     preset: str = "standard",
     overrides: Mapping[str, Any] | None = None,
-    players: int = 2,
+    players: object = 2,
 ) -> Rules:
     """Resolve a preset plus overrides for a player count into a `Rules` value."""
+    # `players` is checked below, not by its annotation: a config may hold anything there,
+    # and compiled by mypyc (the compiled build) an `int` parameter would raise TypeError first.
     if preset not in PRESETS:
         raise RulesError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)}){did_you_mean(preset, PRESETS)}")
     base = PRESETS[preset]
