@@ -479,7 +479,14 @@ class Game:
 
     def grid_full(self, seat: int) -> bool:
         """Whether every card of `seat`'s grid is face up."""
-        return all(map(self.up.__getitem__, self.grids[seat]))
+        # A plain loop: at every turn's end, and it suits both builds. Compiled, all(map(...))
+        # calls `up.__getitem__` as a Python object once per card; pure, a generator
+        # expression here is 8% of the engine's whole step.
+        up = self.up
+        for c in self.grids[seat]:  # noqa: SIM110
+            if not up[c]:
+                return False
+        return True
 
     # -- chance ------------------------------------------------------------------
 

@@ -97,7 +97,7 @@ def view(game: Game, seat: int) -> SeatView:
     memo = game.view_memo
     pile = memo.get(_PILE)
     if pile is None or pile[0] != game.discard_stamp:
-        pile = memo[_PILE] = (game.discard_stamp, tuple(map(cards.__getitem__, game.discard)))
+        pile = memo[_PILE] = (game.discard_stamp, tuple([cards[c] for c in game.discard]))
     drawn: Card | None = None
     drawn_from: Pile | None = None
     if game.drawn >= 0:
@@ -146,7 +146,8 @@ def _grids_seen(game: Game, seat: int) -> tuple[tuple[tuple[Card | None, ...], .
     up = game.up
     known = game.known
     bit = 1 << seat
-    is_up = up.__getitem__
+    # List comprehensions, not map over a bound method: compiled (the compiled build), a
+    # comprehension is a C loop while map calls the method as a Python object per card.
     seen: list[tuple[Card | None, ...]] = []
     face_up: list[tuple[bool, ...]] = []
     for i, g in enumerate(game.grids):
@@ -155,7 +156,7 @@ def _grids_seen(game: Game, seat: int) -> tuple[tuple[tuple[Card | None, ...], .
             face_up.append(last[2][i])
         else:
             seen.append(tuple([cards[c] if up[c] or known[c] & bit else None for c in g]))
-            face_up.append(tuple(map(is_up, g)))
+            face_up.append(tuple([up[c] for c in g]))
     built = memo[seat] = (stamps.copy(), tuple(seen), tuple(face_up))
     return built[1], built[2]
 
