@@ -183,7 +183,7 @@ def parse_grid(text: str) -> tuple[tuple[Card, ...], ...]:
     Every row needs the same number of cards; the grid's shape is rows x cards per row.
     """
     rows: list[tuple[Card, ...]] = []
-    for i, row_text in enumerate(text.split("/"), 1):
+    for i, row_text in enumerate(text.split("/")):
         words = row_text.split()
         if not words:
             raise CardError(f"grid row {i} is empty (rows are separated by '/', cards by spaces)")

@@ -203,7 +203,8 @@ class HoleEnd(enum.Enum):
     KNOCKED = "knocked"
     """A player knocked and the others had their last turn (D4)."""
     STOCK_EXHAUSTED = "stock_exhausted"
-    """The stock ran out with nothing left to recycle (D7)."""
+    """The stock ran out with nothing left to recycle (D7). Unreachable: a turn that empties the stock
+    always leaves a card to recycle (docs/RULES.md, D7); kept so that no log or protocol format changes."""
     TURN_LIMIT = "turn_limit"
     """Every player had the turn limit's number of turns (D8)."""
 

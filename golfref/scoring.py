@@ -28,7 +28,7 @@ class Line:
             return "pairs in grid"
         if self.kind == "diagonal":
             return "diagonal " + ("\\" if self.index == 0 else "/")
-        return f"{self.kind} {self.index + 1}"
+        return f"{self.kind} {self.index}"  # counted from 0, as slots, seats and holes are
 
 
 @dataclass(frozen=True, slots=True)

@@ -276,9 +276,9 @@ def test_parse_grid_reads_rows_of_cards() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "grid row 1 is empty (rows are separated by '/', cards by spaces)"),
-        ("7S KH // 7C 2S", "grid row 2 is empty"),
-        ("7S KH / 7C ZZ", "grid row 2: cannot read card 'ZZ'"),
+        ("", "grid row 0 is empty (rows are separated by '/', cards by spaces)"),
+        ("7S KH // 7C 2S", "grid row 1 is empty"),
+        ("7S KH / 7C ZZ", "grid row 1: cannot read card 'ZZ'"),
         ("7S KH 5D / 7C 2S", "grid rows have different lengths [3, 2]: every row needs the same number of cards"),
     ],
 )

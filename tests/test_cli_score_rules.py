@@ -66,7 +66,7 @@ def test_score_explain_lists_the_cancelled_column() -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "13"
     cancelled = [line for line in lines if line.startswith("cancelled:")]
-    assert cancelled == ["cancelled: column 1 (7♠ 7♣)"]
+    assert cancelled == ["cancelled: column 0 (7♠ 7♣)"]
     # the per-card table shows the queen's 10 and the two's -2
     assert any("Q♦" in line and "10" in line for line in lines)
     assert any("2♠" in line and "-2" in line for line in lines)
@@ -105,10 +105,10 @@ def test_score_layout_follows_grid_shape() -> None:
         ("7S ZZ 5D / 7C 2S QD", "'ZZ'"),  # bad card
         ("7S KH 5D / 7C 2S", "different lengths"),  # ragged rows
         ("7S KH 5D / 7C 2S QD 4H", "different lengths"),
-        ("7S KH / ", "row 2"),  # empty row
-        ("/ 7S KH", "row 1"),
-        ("7S KH // 7C 2S", "row 2"),
-        ("", "row 1"),  # empty grid
+        ("7S KH / ", "row 1"),  # empty row
+        ("/ 7S KH", "row 0"),
+        ("7S KH // 7C 2S", "row 1"),
+        ("", "row 0"),  # empty grid
         ("7S 1H", "'1H'"),
         ("XS 3H", "'XS'"),
         ("7S#9 3H", "'7S#9'"),
@@ -264,7 +264,7 @@ def test_process_score_carla() -> None:
     assert "Traceback" not in proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "13"
-    assert "cancelled: column 1 (7♠ 7♣)" in lines
+    assert "cancelled: column 0 (7♠ 7♣)" in lines
 
 
 def test_process_usage_errors_exit_2_with_one_line() -> None:

@@ -492,7 +492,7 @@ def test_blocks_and_cancelled_lines_are_marked_at_the_hole_end() -> None:
     text = "\n".join(printer.hole_end(result))
     assert re.search(r"7♠\+ +7♥\+│ +Q♠= +3♥$", text, re.M)
     assert re.search(r"7♦\+ +7♣\+│ +Q♦= +4♣$", text, re.M)
-    assert "cancelled: alice: column 1, column 2, block at slot 0 (-20); bob: column 1" in text
+    assert "cancelled: alice: column 0, column 1, block at slot 0 (-20); bob: column 0" in text
     assert re.search(r"knock penalty +\+10$", text, re.M)
 
 

@@ -54,7 +54,7 @@ def test_worked_example_gamehelp_004_scores_2() -> None:
     result = score("KS 6S KH / 4D 6H 2C", "arena")
     assert result.total == 2
     assert result.points == (0, 0, 0, 4, 0, -2)
-    assert [str(line) for line in result.cancelled] == ["column 2"]
+    assert [str(line) for line in result.cancelled] == ["column 1"]
 
 
 def test_worked_example_gamehelp_004_also_with_line_scoring() -> None:
@@ -209,7 +209,7 @@ def test_line_cancelling(grid: str, preset: str, overrides: dict[str, Any], expe
 
 def test_cancelled_lines_are_reported_in_scan_order() -> None:
     result = score("7 7 7 / 7 3 4 / 7 5 6", "standard")
-    assert [str(line) for line in result.cancelled] == ["column 1", "row 1"]
+    assert [str(line) for line in result.cancelled] == ["column 0", "row 0"]
     assert result.cancelled[0].slots == (0, 3, 6)
     assert result.cancelled[1].slots == (0, 1, 2)
 
@@ -407,11 +407,25 @@ def test_D10_greedy_left_to_right_a_card_in_at_most_one_block() -> None:
     assert result.total == -20
 
 
+@pytest.mark.parametrize(
+    ("bonus", "shares"),
+    [(-20, (-5, -5, -5, -5)), (-21, (-5, -5, -5, -6)), (-22, (-5, -5, -6, -6)), (-19, (-4, -5, -5, -5))],
+)
+def test_G10_a_block_total_is_split_with_the_higher_shares_first_in_reading_order(
+    bonus: int, shares: tuple[int, ...]
+) -> None:
+    """The block at slots 1, 2, 4, 5 of a 2x3 grid: top left, top right, bottom left, bottom right."""
+    result = score("9 5 5 / 8 5 5", "classic", block_bonus=bonus)
+    assert result.blocks == (1,)
+    assert tuple(result.points[s] for s in (1, 2, 4, 5)) == shares
+    assert result.total == bonus + 9 + 8
+
+
 def test_D10_greedy_top_to_bottom() -> None:
     """3x2 of all 7s: the top block wins; the bottom row is left over."""
     result = score("7 7 / 7 7 / 7 Q", "classic", block_bonus="on")
     assert result.blocks == (0,)
-    # leftover: 7 in column 1 (7,7,7 -> whole column cancels), Q counts
+    # leftover: 7 in column 0 (7,7,7 -> whole column cancels), Q counts
     assert result.points[4] == 0 and result.points[5] == 10
     assert result.total == -10
 
@@ -421,7 +435,7 @@ def test_D10_overlapping_squares_only_the_first_is_a_block() -> None:
     only the top-left one is a block, the other three 7s are left over."""
     result = score("7 7 3 / 7 7 7 / 4 7 7", "classic", block_bonus="on")
     assert result.blocks == (0,)
-    # column 2 (7,7,7) cancels the leftover bottom-middle 7; slots 5 and 8 count
+    # column 1 (7,7,7) cancels the leftover bottom-middle 7; slots 5 and 8 count
     assert result.points[7] == 0
     assert result.total == -20 + 3 + 7 + 4 + 0 + 7
 
@@ -455,7 +469,7 @@ def test_D10_no_block_in_a_single_row_or_column() -> None:
 def test_D10_no_block_of_mixed_ranks() -> None:
     result = score("7 7 / 7 8", "classic", block_bonus="on")
     assert result.blocks == ()
-    assert result.total == 7 + 8  # column 1 (7,7) cancels
+    assert result.total == 7 + 8  # column 0 (7,7) cancels
 
 
 def test_score_result_is_consistent() -> None:
