@@ -86,6 +86,8 @@ class Kind(enum.Enum):
     """A seat's faults cluster around another seat's turns."""
     TAMPERED = "tampered"
     """The log was changed after it was written: nothing else could be audited."""
+    INVALID = "invalid"
+    """The log does not follow from its own deals and rules (or is damaged): nothing else could be audited."""
 
     @property
     def is_warning(self) -> bool:
@@ -148,8 +150,9 @@ class Audit:
         checked = f"{self.messages} messages to {self.transcripts} seat{'s' if self.transcripts != 1 else ''} checked"
         if self.clean:
             return f"clean: {checked}, no leak, no warning"
-        if any(f.kind is Kind.TAMPERED for f in self.findings):
-            return "not audited: the log is tampered"
+        for kind in (Kind.TAMPERED, Kind.INVALID):
+            if any(f.kind is kind for f in self.findings):
+                return f"not audited: the log is {kind.value}"
         leaks = sum(1 for f in self.findings if f.kind is Kind.LEAK)
         warnings = len(self.findings) - leaks
         return f"{_count(leaks, 'leak')}, {_count(warnings, 'warning')} ({checked})"
@@ -741,13 +744,14 @@ def _fault_clusters(doc: dict[str, Any], transcripts: dict[int, list[_Line]]) ->
 def audit_file(path: str) -> Audit:
     """Audit one log and its transcripts; raises AuditError for input that cannot be audited."""
     report = validate_file(path)
-    if report.doc is None:
+    if report.status is Status.NOT_A_LOG:
         raise AuditError(f"{path}: {report.message}")
     if report.status is Status.TAMPERED:
         finding = Finding(Kind.TAMPERED, None, "", None, f"{TAMPERED_MESSAGE}; nothing else was audited")
         return Audit(path, (finding,), 0, 0)
-    if report.status is Status.INVALID:
-        raise AuditError(f"{path}: invalid: {report.message}")
+    if report.status is Status.INVALID or report.doc is None:
+        finding = Finding(Kind.INVALID, None, "", None, f"{report.message}; nothing else was audited")
+        return Audit(path, (finding,), 0, 0)
     doc = report.doc
     transcripts, findings = _transcripts(Path(path), doc)
     rules = rules_from_dict(doc["rules"])

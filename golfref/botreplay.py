@@ -32,6 +32,10 @@ class ReplayError(Exception):
     """The log, the seat or the transcript cannot be replayed (one line)."""
 
 
+class RejectedLog(ReplayError):
+    """The log failed its validation (invalid or tampered): a verdict on the log, as `replay --check` gives."""
+
+
 @dataclass(frozen=True)
 class Script:
     """What one seat of a logged match was sent, and the log's record of that seat."""
@@ -102,10 +106,10 @@ def _transcript_lines(path: Path) -> list[str]:
 def load_script(path: str, seat: int) -> Script:
     """Validate the log and gather what `seat` was sent (ReplayError for what cannot be replayed)."""
     report = validate_file(path)
-    if report.doc is None:
+    if report.status is Status.NOT_A_LOG:
         raise ReplayError(f"{path}: {report.message}")
-    if report.status in (Status.INVALID, Status.TAMPERED):
-        raise ReplayError(f"{path}: {report.status.value}: {report.message}")
+    if report.status in (Status.INVALID, Status.TAMPERED) or report.doc is None:
+        raise RejectedLog(f"{path}: {report.status.value}: {report.message}")
     doc = report.doc
     players = doc["players"]
     if not 0 <= seat < len(players):

@@ -72,6 +72,13 @@ RUN_EXIT_CODES = {
 }
 
 
+def _exit_codes_help(codes: dict[int, str]) -> str:
+    """A command's exit codes as its --help epilog."""
+    # "\b" keeps click from re-flowing the table into one paragraph.
+    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in codes.items())
+    return f"\b\nExit codes:\n{rows}"
+
+
 def out(text: str = "") -> None:
     """Print a result line on stdout."""
     sys.stdout.write(text + "\n")
@@ -128,13 +135,22 @@ def parse_sets(items: list[str] | None) -> dict[str, Any]:
 
 
 PresetOpt = Annotated[str, typer.Option("--preset", "-p", help=f"Rule preset: {', '.join(PRESETS)}.")]
+QuickPresetOpt = Annotated[
+    str, typer.Option("--preset", "-p", help=f"The rule preset of a quick tournament: {', '.join(PRESETS)}.")
+]
 SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override one rule option (repeatable)."),
 ]
 
 
-@app.command()
+SCORE_EXIT_CODES = {
+    EXIT_OK: "the grid's score was printed",
+    EXIT_USAGE: "bad usage: a grid, preset or option that cannot be read",
+}
+
+
+@app.command(epilog=_exit_codes_help(SCORE_EXIT_CODES))
 def score(
     grid: Annotated[str, typer.Argument(help='Rows separated by "/", cards by spaces: "7S KH 5D / 7C 2S QD".')],
     preset: PresetOpt = "standard",
@@ -171,7 +187,13 @@ def score(
         out(line)
 
 
-@app.command()
+RULES_EXIT_CODES = {
+    EXIT_OK: "the rules were printed",
+    EXIT_USAGE: "bad usage: an unknown preset or option, or a value it cannot take",
+}
+
+
+@app.command(epilog=_exit_codes_help(RULES_EXIT_CODES))
 def rules(
     preset: PresetOpt = "standard",
     sets: SetOpt = None,
@@ -230,15 +252,42 @@ ForceOpt = Annotated[
 ]
 SignOpt = Annotated[
     str | None,
-    typer.Option("--sign", metavar="KEY", help="Sign each final log with this private key (golfref keygen)."),
+    typer.Option("--sign", metavar="KEY", help="Sign the final log with this private key (golfref keygen)."),
+]
+TournamentSignOpt = Annotated[
+    str | None,
+    typer.Option("--sign", metavar="KEY", help="Sign each match's final log with this private key (golfref keygen)."),
 ]
 SandboxOpt = Annotated[
     bool | None,
     typer.Option(
         "--sandbox/--no-sandbox",
-        help="Isolate each bot (docs/SANDBOX.md); default: the config's sandbox.enabled "
-        "(off for a match, on for a tournament).",
+        help="Isolate each bot (docs/SANDBOX.md); default: the config's sandbox.enabled, off unless it says so.",
     ),
+]
+TournamentSandboxOpt = Annotated[
+    bool | None,
+    typer.Option(
+        "--sandbox/--no-sandbox",
+        help="Isolate each bot (docs/SANDBOX.md); default: the config's sandbox.enabled, on unless it says false.",
+    ),
+]
+PlayLogOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--log",
+        help="Write the log here (relative to the current directory; default logs/{match_id}.json).",
+    ),
+]
+CheckLogOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--log",
+        help="Check this log path, as `golfref run --log` would take it, instead of the config's log.path.",
+    ),
+]
+CheckForceOpt = Annotated[
+    bool, typer.Option("--force", help="Accept a file at the log path that is not a golfref log, as run --force does.")
 ]
 
 
@@ -254,11 +303,17 @@ def _sandbox_warning(spec: SandboxSpec) -> None:
             "resource limits only, as each log records")  # fmt: skip
 
 
-@app.command("check-config")
+CHECK_CONFIG_EXIT_CODES = {
+    EXIT_OK: "the config is good: a match or tournament would start with it",
+    EXIT_USAGE: "the config has problems (a `golfref: error:` line each), or its log path would be refused",
+}
+
+
+@app.command("check-config", epilog=_exit_codes_help(CHECK_CONFIG_EXIT_CODES))
 def check_config(
     config: Annotated[str, typer.Argument(help="The match or tournament config (YAML) to check.")],
-    log: LogOpt = None,
-    force: ForceOpt = False,
+    log: CheckLogOpt = None,
+    force: CheckForceOpt = False,
 ) -> None:
     """Check a match or tournament config (and the files a match would write), without starting any bot."""
     from .config import ConfigError
@@ -314,7 +369,13 @@ def _check_sandboxes(
             box.close()
 
 
-@app.command()
+KEYGEN_EXIT_CODES = {
+    EXIT_OK: "the key pair was written",
+    EXIT_USAGE: "a key file is there already (none is replaced), or the folder is missing or not writable",
+}
+
+
+@app.command(epilog=_exit_codes_help(KEYGEN_EXIT_CODES))
 def keygen(
     out_path: Annotated[
         str, typer.Argument(metavar="OUT", help="Where to write the private key; the public key goes to OUT.pub.")
@@ -353,13 +414,6 @@ def _match_errors() -> Iterator[None]:
         fail_config(e)
     except OSError as e:
         fail(f"cannot write the log: {e}", EXIT_INTERNAL)
-
-
-def _exit_codes_help(codes: dict[int, str]) -> str:
-    """A command's exit codes as its --help epilog."""
-    # "\b" keeps click from re-flowing the table into one paragraph.
-    rows = "\n".join(f"  {code:>3}  {meaning}" for code, meaning in codes.items())
-    return f"\b\nExit codes:\n{rows}"
 
 
 @app.command(epilog=_exit_codes_help(RUN_EXIT_CODES))
@@ -432,7 +486,16 @@ def run(
         raise typer.Exit(EXIT_FAULTED)
 
 
-@app.command(epilog=_exit_codes_help(RUN_EXIT_CODES))
+PLAY_EXIT_CODES = {
+    EXIT_OK: "the match finished (the standings show any fault of the bot's)",
+    EXIT_USAGE: "bad usage: a preset, option or bot command that cannot be used",
+    EXIT_INTERNAL: "an internal error, or the log could not be written",
+    EXIT_INTERRUPTED: "stopped by Ctrl-C or the end of input (143 SIGTERM, 129 SIGHUP): the bot stopped, "
+    "the incomplete log kept",
+}
+
+
+@app.command(epilog=_exit_codes_help(PLAY_EXIT_CODES))
 def play(
     against: Annotated[
         str, typer.Option("--against", metavar="CMD", help="The bot to play: its command, as a config's command.")
@@ -443,7 +506,7 @@ def play(
         int | None, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles.")
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, max=1, help="Your seat: 0 (you start) or 1.")] = 0,
-    log: LogOpt = None,
+    log: PlayLogOpt = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colours (also: NO_COLOR set).")] = False,
 ) -> None:
     """Play a bot yourself, in the terminal: a match of you (a `builtin: human` seat) against CMD.
@@ -466,9 +529,19 @@ def play(
         fail("--log: the path is empty")
     players: list[dict[str, Any]] = [{"name": "bot", "command": against}]
     players.insert(seat, {"name": "human", "builtin": HUMAN})
-    data = {"match": "play", "rules": {"preset": preset, **parse_sets(sets)}, "players": players}
+    overrides = parse_sets(sets)
+    data = {"match": "play", "rules": {"preset": preset, **overrides}, "players": players}
+    # Problems are said of the options that caused them: the YAML below is ours, not the user's.
+    labels: dict[tuple[Any, ...], str] = {
+        ("rules",): "--preset/--set",
+        ("rules", "preset"): "--preset",
+        ("players",): "--against",
+        **{("rules", key): f"--set {key}" for key in overrides},
+    }
     try:
-        cfg = parse_config(yaml.safe_dump(data, sort_keys=False), source="golfref play", base_dir=Path.cwd())
+        cfg = parse_config(
+            yaml.safe_dump(data, sort_keys=False), source="golfref play", base_dir=Path.cwd(), labels=labels
+        )
     except ConfigError as e:
         fail_config(e)
     color = use_color(sys.stdout, os.environ, no_color)
@@ -508,7 +581,12 @@ def _parse_number(option: str, text: str | None, what: str) -> int | None:
 def _check_line(path: str, report: Report, signature: SignatureCheck | None) -> str:
     from .replay import Status
 
-    line = f"{path}: valid" if report.status is Status.VALID else f"{path}: {report.status.value}: {report.message}"
+    if report.status is Status.VALID:
+        line = f"{path}: valid"
+    elif report.status is Status.NOT_A_LOG:  # its message says so: "no such file", "not a golfref log: ..."
+        line = f"{path}: {report.message}"
+    else:
+        line = f"{path}: {report.status.value}: {report.message}"
     return line if signature is None else f"{line}; {signature.message}"
 
 
@@ -558,10 +636,22 @@ def replay_exit_code(
         signed_ok = all(s is not None and s.status is SignatureStatus.TRUSTED for s in signatures or [])
     else:
         signed_ok = all(s is None or s.status is not SignatureStatus.FORGED for s in signatures or [])
+    if any(r.status is Status.NOT_A_LOG for r in reports):
+        return EXIT_USAGE  # a missing file or another kind of file, as in every command that reads logs
     return EXIT_OK if all(r.status is Status.VALID for r in reports) and signed_ok else EXIT_FAULTED
 
 
-@app.command()
+REPLAY_EXIT_CODES = {
+    EXIT_OK: "the log is valid and was shown (an incomplete one after a warning); with --check, every log is valid "
+    "and none forged (with --trust, every one signed by the trusted key)",
+    EXIT_FAULTED: "the log is invalid or tampered (and not shown); with --check, a log is invalid, tampered, "
+    "incomplete or forged (with --trust, or not signed by the trusted key)",
+    EXIT_USAGE: "bad usage, or a LOG that is no golfref log: no such file, a folder, JSON of another kind",
+    EXIT_INTERNAL: "an internal error, or the output could not be written",
+}
+
+
+@app.command(epilog=_exit_codes_help(REPLAY_EXIT_CODES))
 def replay(
     logs: Annotated[list[str], typer.Argument(metavar="LOG", help="The log to show; with --check, one or more logs.")],
     check: Annotated[
@@ -669,7 +759,9 @@ def replay(
     path = logs[0]
     width_number = _parse_number("--width", width, "a number of columns")
     report = validate_file(path)
-    if report.doc is None:  # unreadable: missing, not JSON, truncated...
+    if report.status is Status.NOT_A_LOG:
+        fail(sanitize(f"{path}: {report.message}"))
+    if report.doc is None:  # damaged: not JSON, truncated...
         fail(sanitize(f"{path}: {report.message}"), EXIT_FAULTED)
     if report.status in (Status.INVALID, Status.TAMPERED):
         fail(sanitize(f"{path}: {report.status.value}: {report.message}"), EXIT_FAULTED)
@@ -740,8 +832,8 @@ def _write_text(target: str, text: str, option: str) -> None:
 
 AUDIT_EXIT_CODES = {
     EXIT_OK: "every log is clean: no leak, no warning",
-    EXIT_FAULTED: "a leak or a warning in some log, or a log changed after it was written (tampered)",
-    EXIT_USAGE: "bad usage or input that cannot be audited: no such file, not a valid log, no transcripts",
+    EXIT_FAULTED: "a leak or a warning in some log, or a log that is tampered or invalid",
+    EXIT_USAGE: "bad usage or input that cannot be audited: no such file, not a golfref log, no transcripts",
 }
 
 
@@ -909,8 +1001,8 @@ def check_bot(
 
 REPLAY_BOT_EXIT_CODES = {
     EXIT_OK: "the bot did what the log says at every request replayed",
-    EXIT_FAULTED: "the bot diverged from the log (the first divergence is printed)",
-    EXIT_USAGE: "bad usage, or a log, seat or transcript that cannot be replayed",
+    EXIT_FAULTED: "the bot diverged from the log (the first divergence is printed), or the log is tampered or invalid",
+    EXIT_USAGE: "bad usage, no such file, not a golfref log, or a seat or transcript that cannot be replayed",
     EXIT_INTERRUPTED: "stopped by Ctrl-C (the bot is stopped too)",
 }
 
@@ -941,14 +1033,14 @@ def replay_bot(
     answer that differs from the log's is reported with the request that caused it.
     See docs/BOT_TOOLS.md.
     """
-    from .botreplay import ReplayError, load_script
+    from .botreplay import RejectedLog, ReplayError, load_script
     from .botreplay import replay_bot as run_replay
 
     path, command = args[0], args[1:]
     try:
         script = load_script(path, seat)
     except ReplayError as e:
-        fail(sanitize(str(e)))
+        fail(sanitize(str(e)), EXIT_FAULTED if isinstance(e, RejectedLog) else EXIT_USAGE)
     if stop_at is not None and stop_at not in script.requests:
         shown = script.requests
         span = f"{shown[0]} to {shown[-1]}" if shown else "none"
@@ -1049,6 +1141,15 @@ GateOpt = Annotated[
         "at CONF% confidence (default 95); replaces the config's gate.",
     ),
 ]
+StandingsGateOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--gate",
+        metavar="'PLAYER <= BASELINE [+ MARGIN] [@ CONF%]'",
+        help="Exit 1 unless PLAYER's points per hole are proven at most BASELINE's + MARGIN (default 0) "
+        "at CONF% confidence (default 95).",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the results as one JSON object.")]
 CsvOpt = Annotated[
     str | None, typer.Option("--csv", metavar="TABLE", help="Print one table as CSV: standings or pairwise.")
@@ -1068,7 +1169,7 @@ def tournament(
         list[str] | None,
         typer.Option("--builtin", metavar="NAME=POLICY", help="A built-in player (random, greedy) of a quick one."),
     ] = None,
-    preset: PresetOpt = "standard",
+    preset: QuickPresetOpt = "standard",
     deal_sets: Annotated[int, typer.Option("--deal-sets", min=1, help="Deal sets of a quick tournament.")] = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of a quick tournament.")] = 0,
     results: Annotated[
@@ -1082,8 +1183,8 @@ def tournament(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
-    sign: SignOpt = None,
-    sandbox: SandboxOpt = None,
+    sign: TournamentSignOpt = None,
+    sandbox: TournamentSandboxOpt = None,
     cluster: Annotated[
         str | None,
         typer.Option(
@@ -1323,10 +1424,18 @@ def _write_junit(path: str, directory: Path, gate_rule: GateRule | None) -> None
         fail(f"--junit {path}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
 
 
-@app.command()
+STANDINGS_EXIT_CODES = {
+    EXIT_OK: "the results were printed (and, with --gate, the gate passed)",
+    EXIT_FAULTED: "with --gate: the gate failed, or had not enough data to pass",
+    EXIT_USAGE: "bad usage, or a folder that holds no tournament results",
+    EXIT_INTERNAL: "an internal error, or an output file could not be written",
+}
+
+
+@app.command(epilog=_exit_codes_help(STANDINGS_EXIT_CODES))
 def standings(
     directory: Annotated[str, typer.Argument(help="A tournament directory (finished or interrupted).")],
-    gate: GateOpt = None,
+    gate: StandingsGateOpt = None,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,

@@ -306,9 +306,14 @@ def dotted(path: Sequence[Any]) -> str:
 class _Where:
     """Turns key paths into located messages, and collects every problem of a config."""
 
-    def __init__(self, source: str, lines: dict[tuple[Any, ...], int]) -> None:
+    def __init__(
+        self, source: str, lines: dict[tuple[Any, ...], int], labels: Mapping[tuple[Any, ...], str] | None = None
+    ) -> None:
         self.source = source
         self.lines = lines
+        # A config made from command-line options (`golfref play`) names the option, not a line
+        # of YAML its user never saw.
+        self.labels = labels
         self.problems: list[tuple[int, int, str]] = []  # (line, order found, message)
 
     def _line(self, path: tuple[Any, ...]) -> int | None:
@@ -318,6 +323,11 @@ class _Where:
         return self.lines.get(probe)
 
     def _text(self, path: tuple[Any, ...], message: str, line: int | None) -> str:
+        if self.labels is not None:
+            probe = path
+            while probe and probe not in self.labels:
+                probe = probe[:-1]
+            return f"{self.source}: {self.labels.get(probe, dotted(path))}: {message}"
         where = f"{self.source}:{line}" if line else self.source
         return f"{where}: {dotted(path)}: {message}"
 
@@ -355,6 +365,13 @@ def _suggest(key: str, allowed: list[str]) -> str:
     return did_you_mean(key, allowed) or f" (allowed: {', '.join(allowed)})"
 
 
+def _misplaced(path: tuple[Any, ...], key: Any, allowed: list[str]) -> str:
+    """The hint for an unknown key: where it belongs when it is a key of another kind of config, else the nearest."""
+    if path == () and key == "log" and "results" in allowed:
+        return " (a tournament writes every match's log into its results folder: results: DIR)"
+    return _suggest(str(key), allowed)
+
+
 def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any, ...], str]]:
     path = tuple(error.absolute_path)
     schema: Any = error.schema
@@ -362,7 +379,7 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
     if error.validator == "additionalProperties":
         allowed = list(schema.get("properties", {}))
         extras = [k for k in instance if k not in allowed]
-        return [(path + (key,), f"unknown key {key!r}{_suggest(str(key), allowed)}") for key in extras]
+        return [(path + (key,), f"unknown key {key!r}{_misplaced(path, key, allowed)}") for key in extras]
     if error.validator == "required":
         return [(path, error.message.replace("is a required property", "is required"))]
     if error.validator == "oneOf" and path and isinstance(path[-1], int) and "players" in path:
@@ -371,7 +388,8 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
     if error.validator == "enum":
         values: Any = error.validator_value
         choices = ", ".join(str(c) for c in values)
-        return [(path, f"{instance!r} is not one of: {choices}")]
+        hint = did_you_mean(instance, [str(c) for c in values]) if isinstance(instance, str) else ""
+        return [(path, f"{instance!r} is not one of: {choices}{hint}")]
     if error.validator == "minItems" and path == ("players",):
         return [(path, "a match needs at least 2 players")]
     if error.validator == "maxItems" and path == ("players",):
@@ -379,6 +397,12 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
     if _unquoted_placeholder(instance):
         return [(path, f"{error.message}: {_QUOTE_HINT}")]
     return [(path, error.message)]
+
+
+def _schema_properties(schema: str) -> dict[str, Any]:
+    """The top-level keys a config of this schema takes."""
+    properties: dict[str, Any] = load_schema(schema).get("properties", {})
+    return properties
 
 
 def _check_schema(
@@ -459,13 +483,23 @@ class _Checked:
     players: tuple[PlayerSpec, ...]
 
 
-def _check_document(text: str, source: str, base: Path, what: str, shape: str, schema: str) -> _Checked:
+def _check_document(
+    text: str,
+    source: str,
+    base: Path,
+    what: str,
+    shape: str,
+    schema: str,
+    labels: Mapping[tuple[Any, ...], str] | None = None,
+) -> _Checked:
     """Parse once; note repeated keys, schema problems and player problems in one `_Where`."""
     document = _read_yaml(text, source, what)
     data = document.data
-    where = _Where(source, document.lines)
+    where = _Where(source, document.lines, labels)
     if not isinstance(data, dict):
         raise where.error((), f"{what} is {shape}")
+    if isinstance(data.get("log"), str) and "log" in _schema_properties(schema):
+        data["log"] = {"path": data["log"]}  # `log: PATH` is short for `log: {path: PATH}`
     for key_path, key_line in document.duplicates:
         where.add(key_path, "the key is given twice", key_line)
     bad = _check_schema(data, where, schema)
@@ -477,21 +511,33 @@ def _check_document(text: str, source: str, base: Path, what: str, shape: str, s
     return _Checked(data, where, bad, {path[0] for path in bad if path}, players)
 
 
-def parse_config(text: str, source: str = "<config>", base_dir: Path | None = None) -> MatchConfig:
+def parse_config(
+    text: str,
+    source: str = "<config>",
+    base_dir: Path | None = None,
+    labels: Mapping[tuple[Any, ...], str] | None = None,
+) -> MatchConfig:
     """Check a config given as YAML text; `base_dir` (default: the current directory) anchors relative paths.
 
     Every problem is reported, not only the first: the ConfigError carries them in file order.
+    `labels` names, by key path, what a problem is said to be about instead of the YAML's line
+    and key (for a config built from command-line options); the longest labelled prefix of a
+    problem's key path is used.
     """
     base = base_dir or Path.cwd()
     checked = _check_document(
-        text, source, base, "a match config", "a mapping with at least a players list", "match-config.schema.json"
+        text,
+        source,
+        base,
+        "a match config",
+        "a mapping with at least a players list",
+        "match-config.schema.json",
+        labels,
     )
     data, where, bad, bad_top, players = checked.data, checked.where, checked.bad, checked.bad_top, checked.players
     items = data.get("players")
     count = len(items) if isinstance(items, list) and ("players",) not in bad else None
-    rules = None
-    if "rules" not in bad_top:
-        rules = _rules(data.get("rules") or {}, count, where)
+    rules = _rules(data.get("rules") or {}, count if "rules" not in bad_top else None, where)
     check_sandbox_paths(data, bad_top, where, base)
     log_data = data.get("log") or {}
     if "log" not in bad_top:
@@ -657,8 +703,65 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
                     )
                 else:
                     where.add(at, f"program {exe!r} is not on PATH")
+        script = missing_script(argv, cwd)
+        if script is not None:
+            where.add(at, script)
         out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env)))
     return tuple(out)
+
+
+# Interpreters that run the script named by their first argument that is not an option: per
+# interpreter, the options that take a value (skipped with it) and those that mean no script
+# file follows (code on the command line, a module, a REPL).
+_INTERPRETERS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "python": (frozenset({"-X", "-W", "--check-hash-based-pycs"}), frozenset({"-c", "-m", "-", "-i"})),
+    "node": (frozenset({"-r", "--require", "--import", "--loader", "--input-type"}),
+             frozenset({"-e", "--eval", "-p", "--print", "-i", "--interactive", "-"})),
+    "ruby": (frozenset({"-I", "-r"}), frozenset({"-e", "-"})),
+    "perl": (frozenset({"-I", "-M", "-m"}), frozenset({"-e", "-E", "-"})),
+    "php": (frozenset({"-d", "-c"}), frozenset({"-r", "-a", "-"})),
+    "sh": (frozenset({"-o"}), frozenset({"-c", "-s", "-i", "-"})),
+    "lua": (frozenset({"-l"}), frozenset({"-e", "-i", "-"})),
+    "Rscript": (frozenset(), frozenset({"-e", "-"})),
+}  # fmt: skip
+_ALIASES = {"pypy": "python", "nodejs": "node", "bash": "sh", "dash": "sh", "zsh": "sh", "ksh": "sh"}
+
+
+def _interpreter(program: str) -> str | None:
+    """The interpreter family of a program name (`python3.11` is python), or None."""
+    base = os.path.basename(program)
+    family = re.sub(r"[\d.]+$", "", base)  # python3.11 -> python, lua5.4 -> lua
+    family = _ALIASES.get(family, family)
+    return family if family in _INTERPRETERS else None
+
+
+def missing_script(argv: Sequence[str], cwd: Path) -> str | None:
+    """What is wrong when `argv` runs an interpreter on a script file that does not exist, else None.
+
+    A misspelt script would otherwise be found only when the bot starts (and fails to).
+    Only the interpreters of `_INTERPRETERS` are read this way, and `java -jar FILE`.
+    """
+    family = _interpreter(argv[0])
+    if family is None:
+        if os.path.basename(argv[0]).startswith("java") and "-jar" in argv[:-1]:
+            jar = argv[argv.index("-jar") + 1]
+            if not (cwd / jar).is_file():
+                return f"no such file: {jar} (the jar {argv[0]} -jar runs; looked in {cwd})"
+        return None
+    valued, no_script = _INTERPRETERS[family]
+    args = iter(argv[1:])
+    for arg in args:
+        if arg in no_script or (family == "python" and arg[:2] in ("-c", "-m") and len(arg) > 2):
+            return None  # python -cCODE and -mMODULE take their value attached too
+        if arg in valued:
+            next(args, None)
+            continue
+        if arg.startswith("-"):
+            continue
+        if not (cwd / arg).is_file():
+            return f"no such file: {arg} (the script {argv[0]} runs; looked in {cwd})"
+        return None
+    return None
 
 
 def _env_problem(key: Any) -> str | None:
@@ -677,8 +780,14 @@ def _env_value(value: Any) -> str:
     return str(value)
 
 
-def _rules(data: Mapping[str, Any], players: int | None, where: _Where) -> Rules | None:
-    """The resolved rules, or None after adding their problems (or when the player count is unknown)."""
+def _rules(data: Any, players: int | None, where: _Where) -> Rules | None:
+    """The resolved rules, or None after adding their problems (or when the player count is unknown).
+
+    Misspelt option names are reported whatever else is wrong (a bad preset, a bad player), so
+    that they come in the first batch of problems.
+    """
+    if not isinstance(data, Mapping):
+        return None  # the schema said what is wrong
     preset = data.get("preset", "standard")
     overrides = {k: v for k, v in data.items() if k != "preset"}
     unknown = [(key, problem) for key in overrides if (problem := unknown_option(key))]

@@ -25,6 +25,7 @@ __all__ = [
     "LOG_FORMAT",
     "SCHEMA_VERSION",
     "LogError",
+    "NotALog",
     "TamperedLog",
     "LogBuilder",
     "Journal",
@@ -37,6 +38,7 @@ __all__ = [
     "read_log",
     "parse_log",
     "json_type",
+    "not_a_log",
     "hole_result_json",
     "history_from_log",
 ]
@@ -49,6 +51,10 @@ JOURNAL_VERSION = 1
 
 class LogError(ValueError):
     """A log file that cannot be read or does not describe a match."""
+
+
+class NotALog(LogError):
+    """A file that is no golfref log at all: missing, unreadable, or JSON of another kind."""
 
 
 class TamperedLog(LogError):
@@ -142,11 +148,11 @@ def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise LogError("no such file") from None
+        raise NotALog("no such file") from None
     except IsADirectoryError:
-        raise LogError("is a directory, not a log") from None
+        raise NotALog("is a directory, not a log") from None
     except OSError as e:
-        raise LogError(f"cannot read: {e.strerror}") from None
+        raise NotALog(f"cannot read: {e.strerror}") from None
     return parse_log(raw)
 
 
@@ -167,9 +173,21 @@ def parse_log(raw: bytes) -> dict[str, Any]:
             raise LogError(f"truncated: the JSON ends early (line {e.lineno})") from None
         reason = str(e).split(":", 1)[0]
         raise LogError(f"not JSON: {reason} at line {e.lineno} column {e.colno}") from None
-    if not isinstance(doc, dict):
-        raise LogError(f"a log is a JSON object, got {json_type(doc)}")
+    problem = not_a_log(doc)
+    if problem is not None:
+        raise NotALog(problem)
     return doc
+
+
+def not_a_log(doc: Any) -> str | None:
+    """Why a parsed JSON value is no golfref log at all (not an object, or another format), or None."""
+    if not isinstance(doc, dict):
+        return f"not a golfref log: a log is a JSON object, got {json_type(doc)}"
+    if "format" not in doc:
+        return f'not a golfref log: a JSON object without the "format": "{LOG_FORMAT}" field'
+    if doc["format"] != LOG_FORMAT:
+        return f"not a golfref log: its format is {repr(doc['format'])[:40]}, not {LOG_FORMAT!r}"
+    return None
 
 
 def json_type(value: Any) -> str:

@@ -44,10 +44,12 @@ from .log import (
     LOG_FORMAT,
     SCHEMA_VERSION,
     LogError,
+    NotALog,
     TamperedLog,
     compute_digest,
     hole_result_json,
     json_type,
+    not_a_log,
     read_log,
 )
 from .referee import FaultKind, SeatStatus, disqualifies
@@ -68,6 +70,8 @@ class Status(enum.Enum):
     """Unreadable, not a well-formed log, or its content does not follow from its own deals and actions."""
     TAMPERED = "tampered"
     """The content was changed after golfref wrote it: the digest does not match."""
+    NOT_A_LOG = "not a log"
+    """No golfref log at all: a missing or unreadable file, or JSON of another kind."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,8 @@ def validate_file(path: str | os.PathLike[str]) -> Report:
         doc = read_log(path)
     except TamperedLog as e:
         return Report(Status.TAMPERED, str(e), 0, None)
+    except NotALog as e:
+        return Report(Status.NOT_A_LOG, str(e), 0, None)
     except LogError as e:
         return Report(Status.INVALID, str(e), 0, None)
     return validate(doc)
@@ -121,8 +127,9 @@ def validate_file(path: str | os.PathLike[str]) -> Report:
 
 def validate(doc: dict[str, Any]) -> Report:
     """Validate a parsed log: integrity, then schema, then re-simulation (see the module docstring)."""
-    if not isinstance(doc, dict):
-        return Report(Status.INVALID, f"a log is a JSON object, got {json_type(doc)}", 0, None)
+    problem = not_a_log(doc)
+    if problem is not None:
+        return Report(Status.NOT_A_LOG, problem, 0, None)
     digest = doc.get("digest")
     if isinstance(digest, str):
         try:

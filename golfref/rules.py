@@ -314,7 +314,7 @@ def _bool(name: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.lower() in ("off", "false", "no"):
         return False
-    raise RulesError(f"{name}: expected on or off, got {value!r}")
+    raise RulesError(f"{name}: expected on or off, got {value!r}{_value_hint(value, ('on', 'off'))}")
 
 
 def _enum(name: str, cls: type[enum.Enum], value: Any) -> Any:
@@ -328,8 +328,8 @@ def _enum(name: str, cls: type[enum.Enum], value: Any) -> Any:
         for member in cls:
             if member.value == text:
                 return member
-    allowed = ", ".join(m.value for m in cls)
-    raise RulesError(f"{name}: expected one of {allowed}; got {value!r}")
+    values = [m.value for m in cls]
+    raise RulesError(f"{name}: expected one of {', '.join(values)}; got {value!r}{_value_hint(value, values)}")
 
 
 def closest_name(name: str, candidates: Iterable[str]) -> str | None:
@@ -343,6 +343,11 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     """`; did you mean 'x'?` naming the candidate closest to `name`, or "" when none is close."""
     hint = closest_name(name, candidates)
     return f"; did you mean {hint!r}?" if hint else ""
+
+
+def _value_hint(value: object, allowed: Iterable[str]) -> str:
+    """`; did you mean 'x'?` for a misspelt word among `allowed` (nothing for a number or a far-off word)."""
+    return did_you_mean(value, allowed) if isinstance(value, str) else ""
 
 
 def unknown_option(name: object) -> str | None:
@@ -443,7 +448,7 @@ def resolve_rules(
     if isinstance(swap_value, str) and swap_value.lower() in ("up", "down"):
         swap_face_up = swap_value.lower() == "up"
     else:
-        raise RulesError(f"swap_face: expected up or down, got {swap_value!r}")
+        raise RulesError(f"swap_face: expected up or down, got {swap_value!r}{_value_hint(swap_value, ('up', 'down'))}")
 
     knock_value = pick("knocking")
     if knock_value is None:

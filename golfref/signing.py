@@ -100,6 +100,11 @@ def keygen(out: str | os.PathLike[str]) -> tuple[Path, Path, str]:
 
     private_path = Path(out)
     public_path = Path(f"{out}.pub")
+    folder = private_path.parent
+    if not folder.is_dir():
+        if folder.exists():
+            raise KeyFileError(f"{private_path}: {folder} is not a folder")
+        raise KeyFileError(f"{private_path}: no such folder: {folder} (golfref keygen creates no folders)")
     for path in (private_path, public_path):
         if path.exists() or path.is_symlink():
             raise KeyFileError(f"{path}: already exists; golfref keygen never replaces a key (remove it first)")

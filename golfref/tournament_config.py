@@ -185,12 +185,13 @@ def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | N
             where.add(("format", "challenger"), f"{challenger!r} is not one of the players ({', '.join(names)})")
         if fmt is Format.GAUNTLET and complete_pool and table > len(players):
             where.add(("format", "table"), f"a gauntlet table of {table} needs at least {table} players")
-    seats = min(table, len(players)) if complete_pool else None
+    # The table's size comes from the players listed, valid or not: a bad player must not hide
+    # the rules' problems until it is fixed.
+    listed = isinstance(items, list) and ("players",) not in checked.bad
+    seats = min(table, len(items)) if listed and isinstance(table, int) else None
     if seats is not None and data.get("seatings") == Seatings.PERMUTATIONS.value and seats > MAX_PERMUTED_TABLE:
         where.add(("seatings",), f"permutations only for tables of at most {MAX_PERMUTED_TABLE} (use rotations)")
-    rules = None
-    if "rules" not in bad_top:
-        rules = _rules(data.get("rules") or {}, seats, where)
+    rules = _rules(data.get("rules") or {}, seats if "rules" not in bad_top else None, where)
     for key in ("sprt", "gate"):
         rule = (data.get("stop") or {}).get("sprt") if key == "sprt" else data.get("gate")
         at = ("stop", "sprt") if key == "sprt" else ("gate",)

@@ -439,8 +439,7 @@ def bad_input_cases(tmp: Path, match: Path) -> dict[str, tuple[Path, str]]:
     transcript_file(match, 1).write_text("garbage\n", encoding="utf-8")
     return {
         "missing": (tmp / "nowhere.json", "no such file"),
-        "not JSON": (tmp / "notjson.json", "not JSON"),
-        "not a log": (tmp / "object.json", "invalid"),
+        "not a log": (tmp / "object.json", "not a golfref log"),
         "all built-in": (tmp / "plain.json", "no transcripts: every seat is a built-in player"),
         "no transcripts": (tmp / "one_bot.json", "the match ran without log.transcript: true"),
         "bad transcript": (match, "line 1: not a transcript line"),
@@ -456,6 +455,21 @@ def test_bad_input_is_one_line_and_exit_2(match: Path, tmp_path: Path) -> None:
         assert lines == [], name
         (line,) = stderr.splitlines()
         assert line.startswith("golfref: error: ") and words in line, (name, line)
+
+
+def test_a_damaged_or_invalid_log_is_a_finding_and_exit_1(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text("this is not json", encoding="utf-8")
+    invalid = tmp_path / "invalid.json"
+    doc = json.loads((ROOT / "tests" / "logs" / "standard_2p.json").read_text(encoding="utf-8"))
+    doc["totals"][0] += 1
+    doc["digest"] = compute_digest(doc)  # resealed: only the re-play can tell
+    invalid.write_text(json.dumps(doc), encoding="utf-8")
+    for path, words in ((damaged, "not JSON"), (invalid, "field totals")):
+        code, lines, stderr = audit(str(path))
+        assert (code, stderr) == (EXIT_FAULTED, ""), path
+        assert lines[0].startswith(f"{path}: invalid: ") and words in lines[0], lines
+        assert lines[1] == f"{path}: not audited: the log is invalid"
 
 
 def test_bad_input_from_the_real_command_has_no_traceback(tmp_path: Path) -> None:

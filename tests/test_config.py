@@ -310,6 +310,7 @@ def test_defaults(tmp_path: Path) -> None:
 
 
 def test_every_section(tmp_path: Path) -> None:
+    (tmp_path / "my_bot.py").write_text("", encoding="utf-8")
     text = f"""\
 match: full match
 rules:
@@ -369,6 +370,7 @@ def test_values_are_frozen(tmp_path: Path) -> None:
 
 
 def test_command_string_is_split_like_a_shell(tmp_path: Path) -> None:
+    (tmp_path / "my bot.py").write_text("", encoding="utf-8")
     exe = shlex.quote(sys.executable)
     text = f"players:\n  - name: a\n    command: '{exe} \"my bot.py\" --x'\n  - {{name: b, builtin: greedy}}\n"
     assert parse(text, tmp_path).players[0].command == (sys.executable, "my bot.py", "--x")
@@ -376,11 +378,13 @@ def test_command_string_is_split_like_a_shell(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("python3") is None, reason="no python3 on PATH")
 def test_command_found_on_path(tmp_path: Path) -> None:
+    (tmp_path / "my bot.py").write_text("", encoding="utf-8")
     text = 'players:\n  - name: a\n    command: python3 "my bot.py" --x\n  - {name: b, builtin: greedy}\n'
     assert parse(text, tmp_path).players[0].command == ("python3", "my bot.py", "--x")
 
 
 def test_command_list_is_kept_as_is(tmp_path: Path) -> None:
+    (tmp_path / "a b").write_text("", encoding="utf-8")
     text = (
         f"players:\n  - name: a\n    command: ['{sys.executable}', 'a b', '\"c\"']\n  - {{name: b, builtin: greedy}}\n"
     )
@@ -627,6 +631,9 @@ def test_shell_syntax_in_a_command_is_an_error(tmp_path: Path, tail: str, operat
 )
 def test_quoted_shell_characters_are_plain_arguments(tmp_path: Path, tail: str) -> None:
     command = f"{shlex.quote(sys.executable)} {tail}"
+    script = shlex.split(tail)[0]
+    if not script.startswith("-"):
+        (tmp_path / script).write_text("", encoding="utf-8")  # a missing script is a problem of its own
     text = f"players:\n  - name: a\n    command: {json.dumps(command)}\n  - {{name: b, builtin: greedy}}\n"
     assert parse(text, tmp_path).players[0].command == tuple(shlex.split(command))
 

@@ -716,7 +716,6 @@ def test_truncated_file_is_invalid(tmp_path: Path, keep: int) -> None:
     [
         (b"", "empty file"),
         (b"  \n", "empty file"),
-        (b"[1, 2]", "a log is a JSON object, got an array"),
         (b'{"a": 1} x', "not JSON:"),
         (b"\xff\xfe{}", "not UTF-8 (byte 0)"),
         (b'{"a": NaN}', "not JSON:"),
@@ -738,16 +737,34 @@ def test_not_a_golfref_log_and_future_versions() -> None:
     doc = load("standard_2p")
     doc["format"] = "other"
     doc["digest"] = compute_digest(doc)
-    assert validate(doc).message == "not a golfref log: field format is 'other', expected 'golfref-log'"
+    report = validate(doc)
+    assert (report.status, report.message) == (Status.NOT_A_LOG, "not a golfref log: its format is 'other', not 'golfref-log'")
     doc = load("standard_2p")
     doc["schema_version"] = 2
     doc["digest"] = compute_digest(doc)
     assert validate(doc).message == "field schema_version: version 2 is not supported (this golfref reads version 1)"
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"[1, 2]", "not a golfref log: a log is a JSON object, got an array"),
+        (b'{"a": 1}', 'not a golfref log: a JSON object without the "format": "golfref-log" field'),
+        (b'{"format": "x"}', "not a golfref log: its format is 'x', not 'golfref-log'"),
+    ],
+)
+def test_json_of_another_kind_is_not_a_log(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "other.json"
+    path.write_bytes(content)
+    report = validate_file(path)
+    assert (report.status, report.message, report.doc) == (Status.NOT_A_LOG, message, None)
+    assert one_error_line(invoke(str(path)), 2) == f"golfref: error: {path}: {message}"
+    assert invoke("--check", str(path)).stdout == f"{path}: {message}\n"
+
+
 def test_validate_takes_only_objects() -> None:
     report = validate([])  # type: ignore[arg-type]
-    assert (report.status, report.message) == (Status.INVALID, "a log is a JSON object, got an array")
+    assert (report.status, report.message) == (Status.NOT_A_LOG, "not a golfref log: a log is a JSON object, got an array")
 
 
 # -- incomplete logs ----------------------------------------------------------------------------
@@ -992,14 +1009,14 @@ def mixed(tmp_path: Path) -> list[str]:
 
 def test_check_prints_one_line_per_log(mixed: list[str]) -> None:
     result = invoke("--check", *mixed)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a missing file is bad input, as in every command that reads logs
     assert result.stdout.splitlines() == [
         f"{mixed[0]}: valid",
         f"{mixed[1]}: incomplete: status interrupted: validates through hole 1 and its 22 steps (the hole was open)",
         f"{mixed[2]}: tampered: {TAMPERED_MESSAGE}",
         f"{mixed[3]}: invalid: field totals: the holes give [37, 117], the log says [38, 117]",
         f"{mixed[4]}: invalid: truncated: the JSON ends early (line 1)",
-        f"{mixed[5]}: invalid: no such file",
+        f"{mixed[5]}: no such file",
     ]
     assert result.stderr == ""
 
@@ -1012,11 +1029,12 @@ def test_check_exits_0_only_when_all_are_valid() -> None:
 
 def test_check_json(mixed: list[str]) -> None:
     result = invoke("--check", "--json", *mixed)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     items = json.loads(result.stdout)
     assert [(i["path"], i["status"]) for i in items] == list(
-        zip(mixed, ["valid", "incomplete", "tampered", "invalid", "invalid", "invalid"], strict=True)
+        zip(mixed, ["valid", "incomplete", "tampered", "invalid", "invalid", "not a log"], strict=True)
     )
+    assert invoke("--check", "--json", *mixed[:5]).exit_code == 1  # every file a log: the verdict
     assert all(set(i) == {"path", "status", "message", "holes_checked"} for i in items)
     assert items[1]["holes_checked"] == 1 and items[0]["holes_checked"] == 3
     assert json.loads(invoke("--json", mixed[0]).stdout)[0]["status"] == "valid"  # --json implies --check
@@ -1034,9 +1052,11 @@ def test_showing_a_tampered_or_invalid_log_prints_only_the_error(mixed: list[str
     )
 
 
-@pytest.mark.parametrize(("index", "problem"), [(4, "truncated: the JSON ends early (line 1)"), (5, "no such file")])
-def test_showing_an_unreadable_file(mixed: list[str], index: int, problem: str) -> None:
-    assert one_error_line(invoke(mixed[index]), 1) == f"golfref: error: {mixed[index]}: {problem}"
+@pytest.mark.parametrize(
+    ("index", "problem", "code"), [(4, "truncated: the JSON ends early (line 1)", 1), (5, "no such file", 2)]
+)
+def test_showing_an_unreadable_file(mixed: list[str], index: int, problem: str, code: int) -> None:
+    assert one_error_line(invoke(mixed[index]), code) == f"golfref: error: {mixed[index]}: {problem}"
 
 
 def test_not_json_file(tmp_path: Path) -> None:
