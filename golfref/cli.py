@@ -1100,11 +1100,19 @@ def _quick_tournament(
     from .tournament_config import parse_tournament
 
     players: list[dict[str, str]] = []
+    # Problems are said of the options that caused them: the YAML below is ours, not the user's.
+    labels: dict[tuple[Any, ...], str] = {
+        ("rules",): "--preset",
+        ("deal_sets",): "--deal-sets",
+        ("seed",): "--seed",
+        ("results",): "--results",
+    }
     for option, items, key in (("--bot", bots, "command"), ("--builtin", builtins, "builtin")):
         for item in items:
             name, sep, value = item.partition("=")
             if not sep or not name.strip() or not value.strip():
                 fail(f"{option} {item!r}: expected NAME={'COMMAND' if key == 'command' else 'POLICY'}")
+            labels[("players", len(players))] = f"{option} {name.strip()}"
             players.append({"name": name.strip(), key: value.strip()})
     if len(players) < 2:
         fail("a tournament needs at least two players: give --bot NAME=COMMAND (and --builtin NAME=POLICY)")
@@ -1118,7 +1126,7 @@ def _quick_tournament(
     if results is not None:
         data["results"] = results
     try:
-        cfg = parse_tournament(yaml.safe_dump(data, sort_keys=False), source="<command line>")
+        cfg = parse_tournament(yaml.safe_dump(data, sort_keys=False), source="golfref tournament", labels=labels)
     except ConfigError as e:
         fail_config(e)
     if results is None:  # one directory per distinct quick tournament, so running it again resumes it

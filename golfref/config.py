@@ -322,12 +322,19 @@ class _Where:
             probe = probe[:-1]
         return self.lines.get(probe)
 
-    def _text(self, path: tuple[Any, ...], message: str, line: int | None) -> str:
+    def name(self, path: tuple[Any, ...]) -> str:
+        """What a key path is called in messages: its label, else its dotted form (`players[1].name`)."""
         if self.labels is not None:
             probe = path
             while probe and probe not in self.labels:
                 probe = probe[:-1]
-            return f"{self.source}: {self.labels.get(probe, dotted(path))}: {message}"
+            if probe in self.labels:
+                return self.labels[probe]
+        return dotted(path)
+
+    def _text(self, path: tuple[Any, ...], message: str, line: int | None) -> str:
+        if self.labels is not None:
+            return f"{self.source}: {self.name(path)}: {message}"
         where = f"{self.source}:{line}" if line else self.source
         return f"{where}: {dotted(path)}: {message}"
 
@@ -652,7 +659,7 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
             continue  # its schema errors are reported already
         name = item["name"]
         if name in seen:
-            where.add(("players", i, "name"), f"name {name!r} is already used by players[{seen[name]}]")
+            where.add(("players", i, "name"), f"name {name!r} is already used by {where.name(('players', seen[name]))}")
             continue
         seen[name] = i
         if "builtin" in item:

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,11 +163,26 @@ def load_tournament(path: str | os.PathLike[str]) -> TournamentConfig:
     return parse_tournament(read_config_text(p, _WHAT), source=str(p), base_dir=p.resolve().parent)
 
 
-def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | None = None) -> TournamentConfig:
-    """Check a tournament config given as YAML text; every problem is reported, in file order."""
+def parse_tournament(
+    text: str,
+    source: str = "<tournament>",
+    base_dir: Path | None = None,
+    labels: Mapping[tuple[Any, ...], str] | None = None,
+) -> TournamentConfig:
+    """Check a tournament config given as YAML text; every problem is reported, in file order.
+
+    `labels`: as for `golfref.config.parse_config`, what a problem is said to be about when the
+    YAML was made from command-line options.
+    """
     base = base_dir or Path.cwd()
     checked = _check_document(
-        text, source, base, _WHAT, "a mapping with a tournament name and a players list", "tournament.schema.json"
+        text,
+        source,
+        base,
+        _WHAT,
+        "a mapping with a tournament name and a players list",
+        "tournament.schema.json",
+        labels,
     )
     data, where, bad_top, players = checked.data, checked.where, checked.bad_top, checked.players
     items = data.get("players")

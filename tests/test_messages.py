@@ -94,6 +94,21 @@ def test_play_names_the_option_not_a_line_of_yaml_its_user_never_saw() -> None:
     assert "golfref play:" not in err.replace("golfref play: --", "")
 
 
+def test_a_quick_tournament_names_its_options_too(tmp_path: Path) -> None:
+    code, out, err = invoke(
+        "tournament", "--bot", "a=no-such-program-here", "--builtin", "b=gredy", "--preset", "clasic",
+        "--results", str(tmp_path / "t"),
+    )  # fmt: skip
+    assert (code, out) == (EXIT_USAGE, "")
+    assert err.splitlines() == [
+        "golfref: error: golfref tournament: --preset: 'clasic' is not one of: standard, classic, knock, arena; "
+        "did you mean 'classic'?",
+        "golfref: error: golfref tournament: --bot a: program 'no-such-program-here' is not on PATH",
+        "golfref: error: golfref tournament: --builtin b: 'gredy' is not one of: random, greedy; did you mean 'greedy'?",
+    ]
+    assert not (tmp_path / "t").exists()
+
+
 # -- found before any bot starts -----------------------------------------------------------------
 
 
