@@ -176,7 +176,8 @@ def parse_log(raw: bytes) -> dict[str, Any]:
     problem = not_a_log(doc)
     if problem is not None:
         raise NotALog(problem)
-    return doc
+    log: dict[str, Any] = doc
+    return log
 
 
 def not_a_log(doc: Any) -> str | None:

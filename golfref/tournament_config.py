@@ -203,8 +203,8 @@ def parse_tournament(
             where.add(("format", "table"), f"a gauntlet table of {table} needs at least {table} players")
     # The table's size comes from the players listed, valid or not: a bad player must not hide
     # the rules' problems until it is fixed.
-    listed = isinstance(items, list) and ("players",) not in checked.bad
-    seats = min(table, len(items)) if listed and isinstance(table, int) else None
+    listed = items if isinstance(items, list) and ("players",) not in checked.bad else None
+    seats = min(table, len(listed)) if listed is not None and isinstance(table, int) else None
     if seats is not None and data.get("seatings") == Seatings.PERMUTATIONS.value and seats > MAX_PERMUTED_TABLE:
         where.add(("seatings",), f"permutations only for tables of at most {MAX_PERMUTED_TABLE} (use rotations)")
     rules = _rules(data.get("rules") or {}, seats if "rules" not in bad_top else None, where)

@@ -104,7 +104,8 @@ def test_a_quick_tournament_names_its_options_too(tmp_path: Path) -> None:
         "golfref: error: golfref tournament: --preset: 'clasic' is not one of: standard, classic, knock, arena; "
         "did you mean 'classic'?",
         "golfref: error: golfref tournament: --bot a: program 'no-such-program-here' is not on PATH",
-        "golfref: error: golfref tournament: --builtin b: 'gredy' is not one of: random, greedy; did you mean 'greedy'?",
+        "golfref: error: golfref tournament: --builtin b: 'gredy' is not one of: random, greedy; "
+        "did you mean 'greedy'?",
     ]
     assert not (tmp_path / "t").exists()
 

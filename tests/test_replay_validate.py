@@ -738,7 +738,8 @@ def test_not_a_golfref_log_and_future_versions() -> None:
     doc["format"] = "other"
     doc["digest"] = compute_digest(doc)
     report = validate(doc)
-    assert (report.status, report.message) == (Status.NOT_A_LOG, "not a golfref log: its format is 'other', not 'golfref-log'")
+    expected = (Status.NOT_A_LOG, "not a golfref log: its format is 'other', not 'golfref-log'")
+    assert (report.status, report.message) == expected
     doc = load("standard_2p")
     doc["schema_version"] = 2
     doc["digest"] = compute_digest(doc)
@@ -764,7 +765,8 @@ def test_json_of_another_kind_is_not_a_log(tmp_path: Path, content: bytes, messa
 
 def test_validate_takes_only_objects() -> None:
     report = validate([])  # type: ignore[arg-type]
-    assert (report.status, report.message) == (Status.NOT_A_LOG, "not a golfref log: a log is a JSON object, got an array")
+    expected = (Status.NOT_A_LOG, "not a golfref log: a log is a JSON object, got an array")
+    assert (report.status, report.message) == expected
 
 
 # -- incomplete logs ----------------------------------------------------------------------------
