@@ -24,7 +24,7 @@ from typing import Any
 
 from .config import ConfigError, MatchConfig
 from .log import LogError, read_log
-from .results import MatchRecord
+from .results import DISQUALIFIED, MatchRecord
 
 __all__ = ["MatchJob", "MatchOutcome", "Executor", "LocalExecutor", "play", "record_from_log", "serve"]
 
@@ -55,13 +55,34 @@ class MatchOutcome:
 
 def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchRecord:
     """The record of a finished match, read from its log (the one source for live and resumed matches)."""
+    from .rules import rules_from_dict
+    from .scoring import forfeit_score
+
     players = doc["players"]
     seats = len(players)
+    holes = doc["holes"]
     decision_ms: list[list[float]] = [[] for _ in range(seats)]
-    for hole in doc["holes"]:
+    fallback: list[set[int]] = [set() for _ in range(seats)]
+    answered = [False] * seats
+    for h, hole in enumerate(holes):
         for step in hole["steps"]:
-            if step.get("by") == "bot" and step.get("ms") is not None:
-                decision_ms[step["seat"]].append(float(step["ms"]))
+            by = step.get("by")
+            if by == "bot":
+                answered[step["seat"]] = True
+                if step.get("ms") is not None:
+                    decision_ms[step["seat"]].append(float(step["ms"]))
+            elif by == "fallback":
+                fallback[step["seat"]].add(h)
+    for seat, player in enumerate(players):
+        at = player.get("disqualified_at")
+        if player.get("status") != DISQUALIFIED or at is None:
+            continue
+        first = at.get("hole")
+        if first is None:
+            # No hole in play: before the first deal (a start failure), unless the seat had
+            # answered decisions, when it came after the last hole.
+            first = len(holes) if answered[seat] else 0
+        fallback[seat].update(range(first, len(holes)))
     return MatchRecord(
         match_index=index,
         deal_set=deal_set,
@@ -72,6 +93,9 @@ def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchReco
         statuses=tuple(p["status"] for p in players),
         faults=tuple(p["faults"] for p in players),
         decision_ms=tuple(tuple(ms) for ms in decision_ms),
+        fallback_holes=tuple(tuple(sorted(holes_of)) for holes_of in fallback),
+        fault_kinds=tuple(tuple(f["kind"] for f in doc["faults"] if f["seat"] == seat) for seat in range(seats)),
+        forfeit_score=forfeit_score(rules_from_dict(doc["rules"])),
     )
 
 

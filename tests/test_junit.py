@@ -23,7 +23,10 @@ def rec(
 ) -> MatchRecord:
     totals = tuple(sum(h[s] for h in holes) for s in range(2))
     placings = tuple(1 + sum(t < mine for t in totals) for mine in totals)
-    fields: dict[str, object] = {"statuses": ("ok", "ok"), "faults": (0, 0), "decision_ms": ((), ())} | kw
+    fields: dict[str, object] = {
+        "statuses": ("ok", "ok"), "faults": (0, 0), "decision_ms": ((), ()), "fallback_holes": ((), ()),
+        "fault_kinds": ((), ()), "forfeit_score": 40,
+    } | kw  # fmt: skip
     return MatchRecord(index, deal_set, seating, holes, totals, placings, **fields)  # type: ignore[arg-type]
 
 

@@ -96,7 +96,10 @@ def duplicate_records(diffs: list[float]) -> list[MatchRecord]:
         holes = ((5, 5), (5 + extra, 5))
         totals = (10 + extra, 10)
         placings = (1, 2) if extra < 0 else (2, 1) if extra > 0 else (1, 1)
-        records.append(MatchRecord(d, d, ("new", "base"), holes, totals, placings, ("ok", "ok"), (0, 0), ((), ())))
+        records.append(
+            MatchRecord(d, d, ("new", "base"), holes, totals, placings, ("ok", "ok"), (0, 0), ((), ()), ((), ()),
+                        ((), ()), 40)  # fmt: skip
+        )
     return records
 
 

@@ -35,6 +35,8 @@ from golfref.stats_tables import (
     standings_table,
 )
 
+FORFEIT = 40  # standard 2x2: four cards at 10
+
 
 def record(
     index: int,
@@ -45,9 +47,14 @@ def record(
     statuses: tuple[str, ...] = ("ok", "ok"),
     faults: tuple[int, ...] = (0, 0),
     decision_ms: tuple[tuple[float, ...], ...] = ((), ()),
+    fallback: tuple[tuple[int, ...], ...] = ((), ()),
+    forfeit: int = FORFEIT,
 ) -> MatchRecord:
     totals = tuple(sum(hole[seat] for hole in holes) for seat in range(len(seating)))
-    return MatchRecord(index, deal_set, seating, holes, totals, placings, statuses, faults, decision_ms)
+    kinds = tuple(("timeout",) * n for n in faults)
+    return MatchRecord(
+        index, deal_set, seating, holes, totals, placings, statuses, faults, decision_ms, fallback, kinds, forfeit
+    )
 
 
 # Three deal sets, each played in both seatings (A,B) and (B,A), two holes per match.
@@ -300,7 +307,8 @@ def test_csv_rows_full_precision_and_empty_when_undefined() -> None:
 
 
 def test_a_damaged_record_is_refused_with_one_line() -> None:
-    bad = MatchRecord(7, 0, ("A", "B"), ((1, 2), (3,)), (4, 2), (2, 1), ("ok", "ok"), (0, 0), ((), ()))
+    bad = MatchRecord(7, 0, ("A", "B"), ((1, 2), (3,)), (4, 2), (2, 1), ("ok", "ok"), (0, 0), ((), ()), ((), ()),
+                      ((), ()), 40)  # fmt: skip
     with pytest.raises(ValueError, match=r"^match 7: hole_scores\[1\] has 1 seats, its seating 2$"):
         compute_stats([bad])
 

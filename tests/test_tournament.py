@@ -154,12 +154,77 @@ def test_a_crashing_bot_is_counted_and_the_rest_goes_on(tmp_path: Path) -> None:
     result = run_tournament(cfg, workers=2)
     assert len(result.records) == result.scheduled == 12
     for record in result.records:
+        assert record.forfeit_score == 40  # standard 2x2: four cards at 10, no knocking
         if "q" in record.seating:
             seat = record.seating.index("q")
             assert record.statuses[seat] == "disqualified" and record.faults[seat] >= 1
             assert record.placings[seat] == 2
+            assert "exited" in record.fault_kinds[seat]
+            # Its fallback holes: every hole from the one it left in (the log says which).
+            log = orjson.loads((cfg.results / schedule(cfg)[record.match_index].log_name).read_bytes())
+            left = log["players"][seat]["disqualified_at"]["hole"]
+            assert record.fallback_holes[seat] == tuple(range(left, 2))
+            assert record.fallback_holes[1 - seat] == ()  # a built-in never has one
         else:
             assert set(record.statuses) == {"ok"}
+            assert record.fallback_holes == ((), ()) and record.fault_kinds == ((), ())
+
+
+def _log(
+    players: list[dict[str, Any]], holes: list[list[dict[str, Any]]], faults: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A finished log's fields that a record reads: two holes of standard 2x2 between the given seats."""
+    from golfref.rules import resolve_rules
+
+    return {
+        "players": players,
+        "holes": [{"steps": steps, "result": {"scores": [3, 4]}} for steps in holes],
+        "totals": [3 * len(holes), 4 * len(holes)],
+        "placings": [1, 2],
+        "faults": faults,
+        "rules": resolve_rules("standard", {"layout": "2x2"}).to_dict(),
+    }
+
+
+def _step(seat: int, by: str, ms: float | None = None) -> dict[str, Any]:
+    return {"seat": seat, "decision": "draw", "action": "stock", "by": by, "request": None, "ms": ms}
+
+
+def test_a_record_marks_each_hole_the_fallback_played_in_and_every_hole_after_a_disqualification() -> None:
+    from golfref.executor import record_from_log
+
+    bot = {"name": "b", "command": ["./b"], "status": "faulted", "faults": 1, "disqualified_at": None}
+    house = {"name": "h", "builtin": "greedy", "status": "ok", "faults": 0, "disqualified_at": None}
+    # A timeout in hole 1 that the fallback played through: hole 1 only.
+    faulted = _log([bot, house], [[_step(0, "bot", 5.0), _step(1, "builtin")], [_step(0, "fallback")]],
+                   [{"seat": 0, "kind": "timeout", "hole": 1}])  # fmt: skip
+    record = record_from_log(faulted, 0, 0)
+    assert (record.fallback_holes, record.fault_kinds, record.forfeit_score) == (((1,), ()), (("timeout",), ()), 40)
+    assert record.decision_ms == ((5.0,), ())
+    # Failed to start: disqualified with no hole in play, before any decision: every hole.
+    gone = {**bot, "status": "disqualified", "disqualified_at": {"hole": None, "request": None}}
+    start = _log([gone, house], [[_step(0, "fallback")], [_step(0, "fallback")]], [{"seat": 0, "kind": "exited"}])
+    assert record_from_log(start, 0, 0).fallback_holes == ((0, 1), ())
+    # Disqualified in hole 0, at the end of it (its decisions there were its own): hole 0 and after.
+    ended = {**gone, "disqualified_at": {"hole": 0, "request": 3}}
+    early = _log([ended, house], [[_step(0, "bot")], [_step(0, "fallback")]], [{"seat": 0, "kind": "exited"}])
+    assert record_from_log(early, 0, 0).fallback_holes == ((0, 1), ())
+    # Disqualified with no hole in play after answering every decision: after the last hole, so none.
+    late = _log([gone, house], [[_step(0, "bot")], [_step(0, "bot")]], [{"seat": 0, "kind": "exited"}])
+    assert record_from_log(late, 0, 0).fallback_holes == ((), ())
+
+
+def test_a_store_of_the_old_version_is_refused_with_one_line(tmp_path: Path) -> None:
+    with sqlite3.connect(tmp_path / "results.sqlite") as db:
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO meta VALUES ('store_version', '1')")
+    db.close()
+    done = golfref("standings", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"golfref: error: {tmp_path / 'results.sqlite'}: store version 1, this golfref reads 2 (its records lack what "
+        "the verdicts need, such as the fallback holes): give a new results directory (--results DIR)\n"
+    )
 
 
 def test_a_changed_config_is_refused_in_the_same_directory(tmp_path: Path) -> None:
