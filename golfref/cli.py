@@ -1281,7 +1281,7 @@ def _print_results(
         out(f"{sanitize(shown)}: {stats.matches} matches, {stats.deal_sets} deal sets; scores are points per hole, "
             "lower is better")  # fmt: skip
         sections = (
-            ("standings", stats_tables.standings_lines(stats)),
+            (stats_tables.STANDINGS_TITLE, stats_tables.standings_lines(stats)),
             ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
              stats_tables.pairwise_lines(stats)),
             ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),

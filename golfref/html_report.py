@@ -22,7 +22,7 @@ from typing import Any
 
 from .html_replay import render_html, replay_html
 from .replay import Status, validate_file
-from .stats import compute_stats, rating_history
+from .stats import compute_stats, penalised, rating_history
 from .stats_tables import pairwise_table, ranked_players, standings_table
 from .store import Store, StoredMatch
 from .tournament import shown_path
@@ -90,7 +90,7 @@ def report_data(
     stats = compute_stats(records)
     players = [p.name for p in ranked_players(stats)]
     scores: dict[str, list[int]] = {p: [] for p in players}
-    for r in records:
+    for r in map(penalised, records):  # as the statistics count them: a fallback hole at the forfeit score
         for seat, player in enumerate(r.seating):
             scores[player].extend(hole[seat] for hole in r.hole_scores)
     history = rating_history(records)

@@ -427,8 +427,10 @@ def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
     assert data["duplicate_deals"]["variance_reduction"] == pytest.approx(1 - ratio**2)
     assert (data["gate"], data["sprt"]) == (None, None)
     rows = list(csv.reader(io.StringIO(golfref("standings", str(tmp_path / "q"), "--csv", "standings").stdout)))
-    assert rows[0][:3] == ["rank", "player", "ordinal"] and [r[1] for r in rows[1:]] == ["g", "r"]
-    assert float(rows[1][7]) == pytest.approx(data["stats"]["players"][0]["score_per_hole"]["mean"])
+    assert rows[0][:5] == ["rank", "player", "matches", "holes", "score_per_hole"]
+    assert [r[1] for r in rows[1:]] == ["g", "r"]
+    assert rows[0][11:13] == ["forfeits", "fallback_holes"] and rows[1][11:13] == ["0", "0"]
+    assert float(rows[1][4]) == pytest.approx(data["stats"]["players"][0]["score_per_hole"]["mean"])
     rows = list(csv.reader(io.StringIO(golfref("standings", str(tmp_path / "q"), "--csv", "pairwise").stdout)))
     assert rows[0][:4] == ["a", "b", "deal_sets", "diff_per_hole"] and rows[1][:3] == ["g", "r", "4"]
     bad = golfref("standings", str(tmp_path / "q"), "--csv", "seats")
@@ -443,23 +445,25 @@ def test_junit_of_a_real_tournament_is_valid_and_quotes_a_crashing_bots_stderr(t
     path = write(tmp_path, config_text(BUILTINS[:1] + [crasher], extra, deal_sets=2))
     junit = tmp_path / "junit.xml"
     done = golfref("tournament", str(path), "-q", "--junit", str(junit))
-    # q is disqualified at every start and the fallback (greedy) plays its seat: a faulted
-    # match is a failed test case, but the scores, and so the gate, are greedy's.
-    assert done.returncode == 0, done.stderr
+    # q is disqualified at every start and the fallback (greedy) plays its seat: a faulted match is a
+    # failed test case, and every hole of q's seat scores the forfeit score (40 on 2x2), not greedy's.
+    assert done.returncode == 1, done.stderr
+    # Two deal sets leave the interval wide: no pass either way.
+    assert re.search(r"^gate: (fail|not enough data): q - a = \+30\.000 points per hole", done.stdout, flags=re.M)
     SCHEMA.validate(str(junit))
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     cases = suite.findall("testcase")
-    assert (suite.get("tests"), suite.get("failures")) == ("5", "4")  # 4 matches, each faulted, and the gate
+    assert (suite.get("tests"), suite.get("failures")) == ("5", "5")  # 4 matches, each faulted, and the gate
     failure = cases[0].find("failure")
     assert failure is not None and failure.text is not None
     assert failure.get("message") == "seat 1 (q): 1 fault(s), disqualified"
     assert "RuntimeError: bad_bot: crashing at startup on purpose" in failure.text
     assert f"log: {tmp_path / 'out' / 'logs'}" in failure.text
-    assert cases[-1].get("name", "").startswith("gate: q not worse than a") and cases[-1].find("failure") is None
+    assert cases[-1].get("name", "").startswith("gate: q not worse than a") and cases[-1].find("failure") is not None
     # standings writes the same file from the store.
     again = tmp_path / "again.xml"
-    assert golfref("standings", str(tmp_path / "out"), "--junit", str(again), "--gate", "q <= a + 0.5").returncode == 0
+    assert golfref("standings", str(tmp_path / "out"), "--junit", str(again), "--gate", "q <= a + 0.5").returncode == 1
     assert again.read_bytes() == junit.read_bytes()
 
 
