@@ -14,7 +14,16 @@ from dataclasses import dataclass
 from .config import LogSpec, MatchConfig
 from .tournament_config import Format, Seatings, TournamentConfig
 
-__all__ = ["MatchSpec", "deal_set_seed", "tables", "seatings", "schedule", "match_config", "LOG_DIR"]
+__all__ = [
+    "MatchSpec",
+    "deal_set_seed",
+    "tables",
+    "seatings",
+    "matches_per_deal_set",
+    "schedule",
+    "match_config",
+    "LOG_DIR",
+]
 
 LOG_DIR = "logs"
 """The folder of the tournament directory that holds the match logs."""
@@ -58,6 +67,11 @@ def seatings(table: tuple[str, ...], kind: Seatings) -> list[tuple[str, ...]]:
     if kind is Seatings.PERMUTATIONS:
         return list(itertools.permutations(table))
     return [table[i:] + table[:i] for i in range(len(table))]
+
+
+def matches_per_deal_set(config: TournamentConfig) -> int:
+    """How many matches make one deal set whole: every seating of every table."""
+    return sum(len(seatings(table, config.seatings)) for table in tables(config))
 
 
 def schedule(config: TournamentConfig) -> tuple[MatchSpec, ...]:

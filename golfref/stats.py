@@ -45,6 +45,7 @@ __all__ = [
     "estimate",
     "likelihood_of_superiority",
     "penalised",
+    "complete_deal_sets",
     "percentile",
     "pair_block_differences",
     "rating_history",
@@ -398,6 +399,19 @@ def penalised(record: MatchRecord) -> MatchRecord:
     totals = tuple(sum(hole[seat] for hole in hole_scores) for seat in range(seats))
     out = [seat for seat, status in enumerate(record.statuses) if status == DISQUALIFIED]
     return dataclasses.replace(record, hole_scores=hole_scores, totals=totals, placings=placings(totals, out))
+
+
+def complete_deal_sets(records: Iterable[MatchRecord], per_deal_set: int) -> list[MatchRecord]:
+    """The records of the deal sets whose every seating (`per_deal_set` matches) is there.
+
+    A half-played deal set would bias every paired comparison: the seatings missing from it
+    are not a random sample. The tables, the gate and the SPRT all count these and only these.
+    """
+    kept = list(records)
+    counts: dict[int, int] = defaultdict(int)
+    for r in kept:
+        counts[r.deal_set] += 1
+    return [r for r in kept if counts[r.deal_set] == per_deal_set]
 
 
 def _ordered(records: Iterable[MatchRecord]) -> list[MatchRecord]:

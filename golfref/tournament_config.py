@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from .config import (
+    FailOn,
     FaultPolicy,
     PlayerSpec,
     TimeControl,
@@ -27,6 +28,7 @@ from .config import (
     _rules,
     _time_and_faults,
     check_sandbox_paths,
+    faults_fail_on,
     read_config_text,
 )
 from .rules import Rules
@@ -117,6 +119,8 @@ class TournamentConfig:
     source: str = "<tournament>"
     sandbox: SandboxSpec = SandboxSpec(enabled=True)
     """How bots are isolated: on unless the config or the command line says otherwise (strangers meet here)."""
+    fail_on: FailOn = FailOn.ENDED
+    """Which faults make `golfref tournament` exit 1 (`faults.fail_on`); not part of the canonical form."""
 
     def player(self, name: str) -> PlayerSpec:
         """The pool's player called `name`."""
@@ -125,8 +129,8 @@ class TournamentConfig:
     def canonical(self) -> dict[str, Any]:
         """Everything that decides which matches are played and how: the store refuses a change of it.
 
-        Stop rules, the gate and the results directory are left out: they change what is
-        concluded from the matches, not the matches.
+        Stop rules, the gate, `faults.fail_on` and the results directory are left out: they
+        change what is concluded from the matches, not the matches.
         """
         return {
             "rules": self.rules.to_dict(),
@@ -227,6 +231,7 @@ def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | N
         gate=GateRule(**data["gate"]) if isinstance(data.get("gate"), dict) else None,
         source=source,
         sandbox=sandbox_spec(data.get("sandbox"), base, enabled_by_default=True),
+        fail_on=faults_fail_on(data),
     )
 
 

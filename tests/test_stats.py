@@ -13,6 +13,7 @@ from golfref.stats import (
     Estimate,
     PairStats,
     TournamentStats,
+    complete_deal_sets,
     compute_stats,
     estimate,
     likelihood_of_superiority,
@@ -438,6 +439,13 @@ def test_a_record_naming_a_hole_it_has_not_is_refused() -> None:
     bad = record(4, 0, ("A", "B"), ((1, 2),), (1, 2), fallback=((3,), ()))
     with pytest.raises(ValueError, match=r"^match 4: fallback_holes\[0\] names a hole outside its 1$"):
         compute_stats([bad])
+
+
+def test_complete_deal_sets_keep_only_deal_sets_with_every_seating() -> None:
+    half = [r for r in FIXTURE if r.match_index != 5]  # deal set 2 lost its second seating
+    assert [r.match_index for r in complete_deal_sets(half, 2)] == [0, 1, 2, 3]
+    assert complete_deal_sets(FIXTURE, 2) == list(FIXTURE)
+    assert complete_deal_sets(FIXTURE, 3) == []
 
 
 def test_the_duplicate_deals_line_claims_no_luck_removed_when_every_difference_is_the_same() -> None:

@@ -81,6 +81,18 @@ def test_gate_and_sprt_must_name_players_of_the_pool() -> None:
     assert "stop.sprt.d1: d1 must differ from d0" in text
 
 
+def test_fail_on_decides_the_exit_status_only() -> None:
+    from golfref.config import FailOn
+
+    plain = parse_tournament(config_text(BUILTINS))
+    never = parse_tournament(config_text(BUILTINS, "faults: {fail_on: never}\n"))
+    assert (plain.fail_on, never.fail_on) == (FailOn.ENDED, FailOn.NEVER)
+    assert never.digest() == plain.digest() and "fail_on" not in never.canonical()["faults"]
+    with pytest.raises(ConfigError) as e:
+        parse_tournament(config_text(BUILTINS, "faults: {fail_on: always}\n"), source="t.yaml")
+    assert e.value.errors == ("t.yaml:9: faults.fail_on: 'always' is not one of: ended, any, never",)
+
+
 def test_check_config_tells_a_tournament_from_a_match(tmp_path: Path) -> None:
     done = golfref("check-config", str(write(tmp_path, config_text(BUILTINS))))
     assert done.returncode == 0, done.stderr
@@ -387,7 +399,7 @@ def test_parse_gate_reads_the_documented_form() -> None:
 def test_the_sprt_stops_a_clear_tournament_early(tmp_path: Path) -> None:
     # Greedy against random differ by far more than d1 - d0: with loose error rates the test
     # is decided after a few deal sets, long before the 30 scheduled.
-    extra = "stop: {sprt: {player: a, baseline: b, d0: 0, d1: -3, alpha: 0.2, beta: 0.2}}\n"
+    extra = "stop: {sprt: {player: a, baseline: b, d0: 0, d1: -3, alpha: 0.2, beta: 0.2}}\n" + NO_SANDBOX
     path = write(tmp_path, config_text(BUILTINS[:2], extra, deal_sets=30))
     done = golfref("tournament", str(path), "-q", "-j", "2", "--json")
     assert done.returncode == 0, done.stderr
@@ -395,13 +407,34 @@ def test_the_sprt_stops_a_clear_tournament_early(tmp_path: Path) -> None:
     assert data["stopped_by"] == "sprt"
     assert data["sprt"]["state"] == "H1" and data["sprt"]["llr"] >= data["sprt"]["upper"]
     assert data["sprt"]["blocks"] < 30 and data["matches"] < 60
-    assert done.stderr.startswith("golfref: stopped early: SPRT accept H1 (diff = -3): LLR +")
+    # The tables count what the SPRT counted: its complete deal sets, and no half-played one.
+    assert data["matches"] == 2 * data["sprt"]["blocks"] == 2 * data["stats"]["deal_sets"]
+    assert data["stored"] == data["matches"] + data["left_out"]
+    assert done.stderr.splitlines() == [
+        f"golfref: stopped early: {describe(data['sprt'])}",
+        "golfref: sprt: pass: it accepted diff = -3, the hypothesis that favours a",
+    ]
     # Run again: the decided test plays nothing more, and says why in the text output.
     again = golfref("tournament", str(path), "-q")
     assert again.returncode == 0
     assert "stopped early: SPRT accept H1" in again.stdout
     with Store(tmp_path / "out", create=False) as store:
-        assert len(store.records()) == data["matches"]
+        assert len(store.records()) == data["stored"]
+    # golfref standings counts the same complete deal sets, and says how many matches it left out.
+    shown = golfref("standings", str(tmp_path / "out"))
+    head = shown.stdout.splitlines()[0]
+    assert head.startswith(f"{tmp_path / 'out'}: {data['matches']} matches, {data['stats']['deal_sets']} deal sets")
+    if data["left_out"]:
+        assert f"({data['left_out']} matches of incomplete deal sets left out)" in head
+
+
+def describe(sprt: dict[str, Any]) -> str:
+    """An SPRT's one line, from its JSON (as SprtResult.describe writes it)."""
+    from golfref.sprt import SprtConfig, SprtResult, SprtState
+
+    config = SprtConfig(sprt["d0"], sprt["d1"], sprt["alpha"], sprt["beta"])
+    state = SprtState(sprt["state"])
+    return SprtResult(state, sprt["llr"], sprt["lower"], sprt["upper"], sprt["blocks"], sprt["mean"], config).describe()
 
 
 def test_the_final_output_has_every_table(tmp_path: Path) -> None:
@@ -425,7 +458,7 @@ def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
     ratio = data["stats"]["pairs"][0]["sd_ratio"]
     assert data["duplicate_deals"]["pooled_sd_ratio"] == pytest.approx(ratio)
     assert data["duplicate_deals"]["variance_reduction"] == pytest.approx(1 - ratio**2)
-    assert (data["gate"], data["sprt"]) == (None, None)
+    assert (data["gate"], data["sprt"], data["left_out"], data["faults"]["players"]) == (None, None, 0, [])
     rows = list(csv.reader(io.StringIO(golfref("standings", str(tmp_path / "q"), "--csv", "standings").stdout)))
     assert rows[0][:5] == ["rank", "player", "matches", "holes", "score_per_hole"]
     assert [r[1] for r in rows[1:]] == ["g", "r"]
@@ -438,33 +471,108 @@ def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
     assert bad.stderr == "golfref: error: --csv 'seats': the tables are standings and pairwise\n"
 
 
-def test_junit_of_a_real_tournament_is_valid_and_quotes_a_crashing_bots_stderr(tmp_path: Path) -> None:
+def _crasher_config(tmp_path: Path, extra: str = "") -> Path:
+    """A tournament of greedy `a` against `q`, a bot that crashes at its start in every match."""
     script = json.dumps(str(BOTS / "bad_bot.py"))
     crasher = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, crash-at-startup]}}"
-    extra = "gate: {player: q, baseline: a, margin: 0.5}\n" + NO_SANDBOX
-    path = write(tmp_path, config_text(BUILTINS[:1] + [crasher], extra, deal_sets=2))
+    return write(tmp_path, config_text(BUILTINS[:1] + [crasher], extra + NO_SANDBOX, deal_sets=3))
+
+
+def test_a_bot_that_crashes_in_every_match_fails_the_tournament_unless_faults_are_accepted(tmp_path: Path) -> None:
+    path = _crasher_config(tmp_path)
     junit = tmp_path / "junit.xml"
     done = golfref("tournament", str(path), "-q", "--junit", str(junit))
-    # q is disqualified at every start and the fallback (greedy) plays its seat: a faulted match is a
-    # failed test case, and every hole of q's seat scores the forfeit score (40 on 2x2), not greedy's.
-    assert done.returncode == 1, done.stderr
-    # Two deal sets leave the interval wide: no pass either way.
-    assert re.search(r"^gate: (fail|not enough data): q - a = \+30\.000 points per hole", done.stdout, flags=re.M)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "faults: fail: a fault ended a bot's seat (disqualified): q in 6 matches; --accept-faults" in done.stdout
+    # Its standing shows the forfeits, and every hole of its seat at the forfeit score (40 on 2x2), not greedy's.
+    (row,) = [line.split() for line in done.stdout.splitlines() if line.startswith("2  q ")]
+    assert row[2:4] == ["6", "40.00"] and row[8:11] == ["6", "6", "12"]  # matches, score/hole; faults, forfeits,
+    # fallback holes
+    # The same results with the faults accepted (the key is no part of the config's hash: nothing is replayed).
+    accepted = golfref("tournament", str(path), "-q", "--accept-faults")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert "faults: fail" not in accepted.stdout and "standings" in accepted.stdout
+    never = _crasher_config(tmp_path, "faults: {fail_on: never}\n")
+    assert golfref("tournament", str(never), "-q").returncode == 0
+    both = golfref("tournament", str(path), "-q", "--strict", "--accept-faults")
+    assert both.returncode == 2
+    assert both.stderr.strip() == ("golfref: error: --strict and --accept-faults: choose one (--strict exits 1 on any "
+                                   "fault, --accept-faults on none)")  # fmt: skip
     SCHEMA.validate(str(junit))
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None
     cases = suite.findall("testcase")
-    assert (suite.get("tests"), suite.get("failures")) == ("5", "5")  # 4 matches, each faulted, and the gate
+    assert (suite.get("tests"), suite.get("failures")) == ("6", "6")  # 6 matches, each faulted; no gate
     failure = cases[0].find("failure")
     assert failure is not None and failure.text is not None
     assert failure.get("message") == "seat 1 (q): 1 fault(s), disqualified"
     assert "RuntimeError: bad_bot: crashing at startup on purpose" in failure.text
     assert f"log: {tmp_path / 'out' / 'logs'}" in failure.text
-    assert cases[-1].get("name", "").startswith("gate: q not worse than a") and cases[-1].find("failure") is not None
-    # standings writes the same file from the store.
-    again = tmp_path / "again.xml"
-    assert golfref("standings", str(tmp_path / "out"), "--junit", str(again), "--gate", "q <= a + 0.5").returncode == 1
-    assert again.read_bytes() == junit.read_bytes()
+
+
+def test_the_fault_summary_names_each_kind_its_matches_and_the_stderr_of_a_bot_that_never_started(
+    tmp_path: Path,
+) -> None:
+    path = _crasher_config(tmp_path)
+    done = golfref("tournament", str(path))  # not a terminal: no progress display, the summary on stderr
+    assert done.returncode == 1
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("golfref: warning: sandbox:")]
+    first = str(tmp_path / "out" / "logs" / "m00000-d0.json")  # not under the current directory: absolute
+    assert lines[:3] == [
+        "golfref: faults per player (match indexes from 0; each match's log named in the results' logs/):",
+        "  q: forfeited 6 of 6 matches; faults by kind: exited 6",
+        f"    exited: in matches 0, 1, 2, 3, 4 and 1 more (first: {first})",
+    ]
+    assert lines[3] == "    its stderr in match 0 (exited) ends with:"
+    assert lines[-1] == "      RuntimeError: bad_bot: crashing at startup on purpose"
+    data = json.loads(golfref("tournament", str(path), "--json", "--accept-faults").stdout)
+    (q,) = data["faults"]["players"]
+    assert (q["player"], q["matches"], q["forfeits"], q["kinds"]) == ("q", 6, 6, {"exited": 6})
+    assert [m["match"] for m in q["faulted_matches"]] == list(range(6)) and q["faulted_matches"][0]["log"] == first
+    assert q["stderr"]["match"] == 0 and q["stderr"]["tail"].endswith("crashing at startup on purpose")
+    assert (data["faults"]["fail_on"], data["faults"]["verdict"], data["faults"]["message"]) == ("never", "pass", None)
+    player = next(p for p in data["stats"]["players"] if p["name"] == "q")
+    assert (player["forfeits"], player["fallback_holes"]) == (6, 12)
+    # --quiet: no summary, the verdict line alone.
+    quiet = golfref("tournament", str(path), "-q")
+    assert "faults per player" not in quiet.stderr
+
+
+@pytest.mark.parametrize("margin", ["0", "0.5", "1000"])
+def test_a_bot_that_forfeited_fails_a_gate_against_greedy_with_any_margin(tmp_path: Path, margin: str) -> None:
+    path = _crasher_config(tmp_path)
+    golfref("tournament", str(path), "-q")
+    done = golfref("standings", str(tmp_path / "out"), "--gate", f"q <= a + {margin}")
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1].startswith(
+        "gate: fail: q forfeited 6 of 6 matches (disqualified: the fallback played its seat), which fails the gate "
+        "whatever the margin; q - a = +"
+    )
+    # Scored on the moves it made: none. Greedy, on its own moves, passes against it.
+    assert golfref("standings", str(tmp_path / "out"), "--gate", "a <= q").returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("player", "baseline", "d1", "errors", "deal_sets", "code", "verdict"),
+    [
+        # a (greedy) scores far less than b (random): "a - b = -3" is accepted, which favours a.
+        ("a", "b", -3, 0.2, 40, 0, "pass: it accepted diff = -3, the hypothesis that favours a"),
+        # The same test for b: "b - a = 0" is accepted, not the -3 that would favour b.
+        ("b", "a", -3, 0.2, 40, 1, "fail: it accepted diff = +0, not the hypothesis that favours b (-3)"),
+        # Two deal sets cannot tell a difference of 0 from -0.1 at 1%: undecided, no pass.
+        ("a", "b", -0.1, 0.01, 2, 1, "fail: undecided after 2 deal sets: not enough data to accept either hypothesis"),
+    ],
+)
+def test_the_sprts_three_verdicts_give_their_exit_statuses(
+    tmp_path: Path, player: str, baseline: str, d1: float, errors: float, deal_sets: int, code: int, verdict: str
+) -> None:
+    rule = f"{{player: {player}, baseline: {baseline}, d0: 0, d1: {d1}, alpha: {errors}, beta: {errors}}}"
+    path = write(tmp_path, config_text(BUILTINS[:2], f"stop: {{sprt: {rule}}}\n", deal_sets=deal_sets))
+    done = golfref("tournament", str(path), "-q", "-j", "2", "--no-sandbox")
+    assert done.returncode == code, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"sprt: {verdict}"
+    data = json.loads(golfref("tournament", str(path), "-q", "--json", "--no-sandbox").stdout)
+    assert data["sprt"]["verdict"] == ("undecided" if "undecided" in verdict else verdict.split(":")[0])
 
 
 # -- the executor ------------------------------------------------------------------------------
