@@ -1365,8 +1365,11 @@ def _print_results(
             "stopped_by": stopped_by,
             "errors": list(errors),
             "stats": stats.to_json(),
-            "duplicate_deals": None if pooled is None else {
-                "pooled_sd_ratio": pooled[0], "pairs": pooled[1], "variance_reduction": 1.0 - pooled[0] ** 2
+            "duplicate_deals": {
+                "enabled": stored.duplicate_deals,
+                "pooled_sd_ratio": None if pooled is None else pooled[0],
+                "pairs": 0 if pooled is None else pooled[1],
+                "variance_reduction": None if pooled is None else 1.0 - pooled[0] ** 2,
             },
             "sprt": None if sprt is None else sprt.to_json(),
             "gate": None if gate is None else gate.to_json(),
@@ -1404,7 +1407,7 @@ def _print_results(
                 for line in lines:
                     out(sanitize(line))
             out()
-            out(stats_tables.duplicate_deals_line(stats))
+            out(stats_tables.duplicate_deals_line(stats, stored.duplicate_deals))
     # The verdicts are the exit code's reason: on stdout with the tables, on stderr beside JSON or CSV.
     say = out if not as_json and as_csv is None else (lambda line: err(f"golfref: {line}"))
     if sprt is not None:

@@ -165,13 +165,24 @@ def seat_lines(stats: TournamentStats) -> list[str]:
     return _table(headers, rows, left=0)
 
 
-def duplicate_deals_line(stats: TournamentStats) -> str:
-    """One line on what duplicate deals bought: the pairwise differences' SD and variance, paired against unpaired."""
+def duplicate_deals_line(stats: TournamentStats, duplicate_deals: bool = True) -> str:
+    """One line on what duplicate deals bought: the pairwise differences' SD and variance, paired against unpaired.
+
+    With `duplicate_deals` off every match had a deal of its own: the ratio then measures no
+    pairing, and is the baseline a tournament with duplicate deals compares against.
+    """
     pooled = pooled_sd_ratio(stats.pairs)
     if pooled is None:
-        return "duplicate deals: no pair shared two deal sets with any spread yet: nothing to compare"
+        what = "duplicate deals" if duplicate_deals else "duplicate deals off"
+        return f"{what}: no pair shared two deal sets with any spread yet: nothing to compare"
     ratio, pairs = pooled
-    said = f"duplicate deals: paired SD / unpaired SD {ratio:.2f} over {pairs} pair{'s' if pairs != 1 else ''}"
+    over = f"paired SD / unpaired SD {ratio:.2f} over {pairs} pair{'s' if pairs != 1 else ''}"
+    if not duplicate_deals:
+        return (
+            f"duplicate deals off (duplicate_deals: false): every match had a deal of its own; {over}, "
+            "with no luck shared to remove: the baseline for the same tournament with duplicate deals"
+        )
+    said = f"duplicate deals: {over}"
     if ratio == 0.0:
         # No spread at all is no measure of luck: a deterministic bot against itself, or a
         # fallback in a seat, gives the same difference on every deal.

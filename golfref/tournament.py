@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import signal
 import time
@@ -26,7 +27,7 @@ from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
 from .sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate, sprt
 from .stats import TournamentStats, complete_deal_sets, pair_block_differences
 from .store import Store, StoredMatch
-from .tournament_config import GateRule, TournamentConfig
+from .tournament_config import GateRule, TournamentConfig, config_changes
 
 __all__ = [
     "TournamentError",
@@ -97,9 +98,11 @@ class StoredTournament:
 
     directory: Path
     matches: tuple[StoredMatch, ...]
-    """Every stored match, in schedule order."""
+    """Every stored match of the tournament's deal sets (those of deal sets beyond a lowered
+    `deal_sets` stay in the store, left out here), in schedule order."""
     per_deal_set: int | None
     """Matches that make a deal set whole; None when the store does not say (every match counts)."""
+    duplicate_deals: bool
     name: str | None
 
     @property
@@ -117,8 +120,13 @@ def load_stored(directory: Path) -> StoredTournament:
     """The results stored in `directory`; StoreError when there are none (or they cannot be read)."""
     with Store(directory, create=False) as store:
         matches = store.matches()
-        per_set, name = store.meta("deal_set_matches"), store.meta("tournament")
-    return StoredTournament(directory, tuple(matches), None if per_set is None else int(per_set), name)
+        deal_sets, per_set = store.meta("deal_sets"), store.meta("deal_set_matches")
+        duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
+    if deal_sets is not None:
+        matches = [m for m in matches if m.record.deal_set < int(deal_sets)]
+    return StoredTournament(
+        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name
+    )
 
 
 def sprt_decision(config: TournamentConfig, records: Sequence[MatchRecord]) -> SprtResult | None:
@@ -379,13 +387,17 @@ def run_tournament(
         digest = config.digest()
         known = store.meta("config_digest")
         if known is not None and known != digest:
-            raise TournamentError(
-                f"{directory} holds a tournament with another config (its matches would not match); "
-                "give a new results directory"
-            )
-        if known is None:
-            store.set_meta({"config_digest": digest, "tournament": config.name, "scheduled": str(len(specs))})
-        store.set_meta({"deal_set_matches": str(matches_per_deal_set(config))})
+            raise TournamentError(f"{directory} holds a tournament with another config: {_changes(store, config)} "
+                                  "(its matches would not match); give a new results directory (--results DIR)")
+        store.set_meta({
+            "config_digest": digest,
+            "config": config.canonical_json(),
+            "tournament": config.name,
+            "scheduled": str(len(specs)),
+            "deal_sets": str(config.deal_sets),
+            "deal_set_matches": str(matches_per_deal_set(config)),
+            "duplicate_deals": "true" if config.duplicate_deals else "false",
+        })  # fmt: skip
         kept = _kept(config, store, specs)
         records = [kept[i] for i in sorted(kept)]
         jobs = [
@@ -426,6 +438,15 @@ def run_tournament(
                 stopped_by = signal.Signals(seen[0]).name
         records = sorted(progress.records, key=lambda r: r.match_index)
     return TournamentResult(tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory)
+
+
+def _changes(store: Store, config: TournamentConfig) -> str:
+    """What differs from the config the store was made for, named by key (its canonical form is kept in meta)."""
+    before = store.meta("config")
+    changes = config_changes(json.loads(before), config.canonical()) if before else []
+    if not changes:
+        return "the keys that decide the matches differ"
+    return f"{', '.join(changes)} {'differs' if len(changes) == 1 else 'differ'}"
 
 
 def _take(outcome: MatchOutcome, store: Store, progress: Progress, errors: list[str]) -> int:

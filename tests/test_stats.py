@@ -458,6 +458,9 @@ def test_the_duplicate_deals_line_claims_no_luck_removed_when_every_difference_i
     # One side without spread (a constant forfeit score) gives exactly 1: no luck removed, and no "0% higher".
     flat = duplicate_deals_line(TournamentStats(0, 0, (), (_pair(1.3, 1.3),), (), ()))
     assert flat.endswith("1.00 over 1 pair: the same spread paired as unpaired, no luck removed")
+    off = duplicate_deals_line(compute_stats(FIXTURE), duplicate_deals=False)
+    assert off.startswith("duplicate deals off (duplicate_deals: false): every match had a deal of its own; ")
+    assert "1.26 over 1 pair" in off and "lower" not in off and "higher" not in off
 
 
 def test_a_disqualified_seat_never_wins_even_when_every_seat_was() -> None:

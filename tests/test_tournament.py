@@ -81,16 +81,21 @@ def test_gate_and_sprt_must_name_players_of_the_pool() -> None:
     assert "stop.sprt.d1: d1 must differ from d0" in text
 
 
-def test_fail_on_decides_the_exit_status_only() -> None:
+def test_fail_on_decides_the_exit_status_only_and_duplicate_deals_the_matches() -> None:
     from golfref.config import FailOn
 
     plain = parse_tournament(config_text(BUILTINS))
     never = parse_tournament(config_text(BUILTINS, "faults: {fail_on: never}\n"))
     assert (plain.fail_on, never.fail_on) == (FailOn.ENDED, FailOn.NEVER)
     assert never.digest() == plain.digest() and "fail_on" not in never.canonical()["faults"]
+    off = parse_tournament(config_text(BUILTINS, "duplicate_deals: false\n"))
+    assert off.canonical()["duplicate_deals"] is False and off.digest() != plain.digest()
     with pytest.raises(ConfigError) as e:
-        parse_tournament(config_text(BUILTINS, "faults: {fail_on: always}\n"), source="t.yaml")
-    assert e.value.errors == ("t.yaml:9: faults.fail_on: 'always' is not one of: ended, any, never",)
+        parse_tournament(config_text(BUILTINS, "faults: {fail_on: always}\nduplicate_deals: 2\n"), source="t.yaml")
+    assert e.value.errors == (
+        "t.yaml:9: faults.fail_on: 'always' is not one of: ended, any, never",
+        "t.yaml:10: duplicate_deals: 2 is not of type 'boolean'",
+    )
 
 
 def test_check_config_tells_a_tournament_from_a_match(tmp_path: Path) -> None:
@@ -157,6 +162,24 @@ def test_every_seating_of_a_deal_set_sees_the_same_deals(tmp_path: Path) -> None
     assert _deals(cfg.results / schedule(cfg)[0].log_name) != _deals(cfg.results / schedule(cfg)[-1].log_name)
     check = golfref("replay", "--check", *(str(p) for p in sorted((cfg.results / "logs").iterdir())))
     assert check.returncode == 0, check.stdout
+
+
+def test_without_duplicate_deals_every_match_has_a_deal_of_its_own(tmp_path: Path) -> None:
+    from golfref.schedule import deal_set_seed
+
+    on = parse_tournament(config_text(BUILTINS[:2], deal_sets=2), base_dir=tmp_path)
+    off = parse_tournament(config_text(BUILTINS[:2], "duplicate_deals: false\n", deal_sets=2), base_dir=tmp_path)
+    assert [s.seed for s in schedule(on)] == [deal_set_seed(3, d) for d in (0, 0, 1, 1)]  # as before the key
+    assert len({s.seed for s in schedule(off)}) == 4 and off.digest() != on.digest()
+    path = write(tmp_path, config_text(BUILTINS[:2], "duplicate_deals: false\n" + NO_SANDBOX, deal_sets=3))
+    done = golfref("tournament", str(path), "-q")
+    assert done.returncode == 0, done.stderr
+    logs = sorted((tmp_path / "out" / "logs").iterdir())
+    assert _deals(logs[0]) != _deals(logs[1])  # one deal set, two seatings, two deals
+    assert re.search(r"^duplicate deals off \(duplicate_deals: false\): every match had a deal of its own; ",
+                     done.stdout, flags=re.M)  # fmt: skip
+    shown = json.loads(golfref("standings", str(tmp_path / "out"), "--json").stdout)
+    assert shown["duplicate_deals"]["enabled"] is False
 
 
 def test_a_crashing_bot_is_counted_and_the_rest_goes_on(tmp_path: Path) -> None:
@@ -239,14 +262,60 @@ def test_a_store_of_the_old_version_is_refused_with_one_line(tmp_path: Path) -> 
     )
 
 
-def test_a_changed_config_is_refused_in_the_same_directory(tmp_path: Path) -> None:
+def test_a_changed_config_is_refused_naming_what_changed(tmp_path: Path) -> None:
     cfg = parse_tournament(config_text(BUILTINS[:2], deal_sets=1), base_dir=tmp_path)
     run_tournament(cfg, workers=1)
-    changed = parse_tournament(config_text(BUILTINS[:2], deal_sets=2), base_dir=tmp_path)
-    with pytest.raises(TournamentError, match="holds a tournament with another config"):
+    changed = parse_tournament(
+        config_text(["{name: a, builtin: random}", BUILTINS[1]], "time: {move_ms: 500}\n", deal_sets=1).replace(
+            "seed: 3", "seed: 4"
+        ),
+        base_dir=tmp_path,
+    )
+    with pytest.raises(TournamentError) as e:
         run_tournament(changed, workers=1)
+    assert str(e.value) == (
+        f"{cfg.results} holds a tournament with another config: player a: builtin, seed, time differ (its matches "
+        "would not match); give a new results directory (--results DIR)"
+    )
+    pool = parse_tournament(config_text(BUILTINS, deal_sets=1), base_dir=tmp_path)
+    with pytest.raises(TournamentError, match=r"another config: players \(the pool was a, b; now a, b, c\) differs"):
+        run_tournament(pool, workers=1)
     again = run_tournament(cfg, workers=1)  # the same config: everything kept, nothing played
     assert again.played == 0 and again.kept == 2
+
+
+def test_a_relative_and_an_absolute_cwd_for_one_folder_are_the_same_tournament(tmp_path: Path) -> None:
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "echo_bot.py").write_bytes((BOTS / "echo_bot.py").read_bytes())
+    bot = f"command: [{json.dumps(sys.executable)}, echo_bot.py]"
+    relative = config_text([BUILTINS[0], f"{{name: e, {bot}, cwd: bots}}"], NO_SANDBOX, deal_sets=1)
+    absolute = relative.replace("cwd: bots", f"cwd: {json.dumps(str(tmp_path / 'sub' / '..' / 'bots'))}")
+    (tmp_path / "sub").mkdir()
+    first = run_tournament(parse_tournament(relative, base_dir=tmp_path), workers=1)
+    assert first.played == 2 and not first.errors
+    again = run_tournament(parse_tournament(absolute, base_dir=tmp_path), workers=1)
+    assert (again.played, again.kept) == (0, 2)
+
+
+def test_raising_deal_sets_plays_only_the_new_ones_and_lowering_reports_the_first(tmp_path: Path) -> None:
+    two = parse_tournament(config_text(BUILTINS[:2], deal_sets=2), base_dir=tmp_path)
+    first = run_tournament(two, workers=1)
+    logs = {p.name: p.read_bytes() for p in (two.results / "logs").iterdir()}
+    three = parse_tournament(config_text(BUILTINS[:2], deal_sets=3), base_dir=tmp_path)
+    more = run_tournament(three, workers=1)
+    assert (more.played, more.kept) == (2, 4) and {r.deal_set for r in more.records} == {0, 1, 2}
+    # The matches played before are kept as they were, log for log; the new deal set is the third.
+    assert {p.name: p.read_bytes() for p in (two.results / "logs").iterdir() if p.name in logs} == logs
+    assert _comparable(more.records[:4]) == _comparable(first.records)
+    # A fresh tournament of three deal sets is the same tournament.
+    fresh = run_tournament(parse_tournament(config_text(BUILTINS[:2], deal_sets=3) + "results: fresh\n",
+                                            base_dir=tmp_path), workers=1)  # fmt: skip
+    assert _comparable(fresh.records) == _comparable(more.records)
+    # Lowered again: nothing is played, and the results (here and in golfref standings) are the first two sets'.
+    fewer = run_tournament(two, workers=1)
+    assert (fewer.played, len(fewer.records)) == (0, 4)
+    shown = json.loads(golfref("standings", str(two.results), "--json").stdout)
+    assert (shown["matches"], shown["stats"]["deal_sets"]) == (4, 2)
 
 
 def _comparable(records: Any) -> list[tuple[Any, ...]]:
@@ -459,6 +528,7 @@ def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
     assert data["duplicate_deals"]["pooled_sd_ratio"] == pytest.approx(ratio)
     assert data["duplicate_deals"]["variance_reduction"] == pytest.approx(1 - ratio**2)
     assert (data["gate"], data["sprt"], data["left_out"], data["faults"]["players"]) == (None, None, 0, [])
+    assert data["duplicate_deals"]["enabled"] is True
     rows = list(csv.reader(io.StringIO(golfref("standings", str(tmp_path / "q"), "--csv", "standings").stdout)))
     assert rows[0][:5] == ["rank", "player", "matches", "holes", "score_per_hole"]
     assert [r[1] for r in rows[1:]] == ["g", "r"]
