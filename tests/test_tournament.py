@@ -712,6 +712,40 @@ def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
         runner.close()
 
 
+def test_a_stop_reaches_a_running_match_through_the_flag_without_a_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A signal to a worker could land inside a lock it holds (a stop Event's: every process then waits on
+    # it forever) or in a finalizer ("Exception ignored ... _Stop: 2"). The stop is a shared flag instead,
+    # which the match asks while it waits for its bot: here one that would think for 100 s.
+    import golfref.executor as executor
+
+    slow = f"{{name: s, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOTS / 'slow_bot.py'))}, '100']}}"
+    limits = "time: {startup_ms: 120000, move_ms: 200000}\n" + NO_SANDBOX
+    cfg = parse_tournament(config_text([slow, BUILTINS[0]], limits, deal_sets=1), base_dir=tmp_path)
+    spec = schedule(cfg)[0]
+    job = MatchJob(spec.index, spec.deal_set, match_config(cfg, spec), tmp_path / spec.log_name)
+    runner = executor.LocalExecutor(1)
+    try:
+        outcomes = runner.run([job])
+        deadline = time.monotonic() + 60
+        while not job.log_path.exists() and time.monotonic() < deadline:  # the journal: the match is under way
+            time.sleep(0.02)
+        assert job.log_path.exists()
+
+        def no_signals(pid: int, sig: int) -> None:
+            raise AssertionError(f"the executor sent signal {sig} to {pid}")
+
+        monkeypatch.setattr(os, "kill", no_signals)
+        runner.stop()
+        (outcome,) = list(outcomes)
+    finally:
+        monkeypatch.undo()
+        runner.close()
+    assert outcome.interrupted and outcome.record is None
+    assert orjson.loads(job.log_path.read_bytes())["status"] == "interrupted"
+
+
 # -- the docs ----------------------------------------------------------------------------------
 
 TOURNAMENTS_MD = (ROOT / "docs" / "TOURNAMENTS.md").read_text(encoding="utf-8")
