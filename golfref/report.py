@@ -181,7 +181,7 @@ def tournament_fault_lines(players: Sequence[PlayerFaults]) -> list[str]:
         return []
     lines = ["golfref: faults per player (match indexes from 0; each match's log named in the results' logs/):"]
     for p in players:
-        forfeits = f"forfeited {p.forfeits} of {p.seats} matches" if p.forfeits else "forfeited no match"
+        forfeits = f"forfeited {p.forfeits} of {p.played} matches" if p.forfeits else "forfeited no match"
         lines.append(f"  {p.player}: {forfeits}; faults by kind: {_counts_text(p.counts())}")
         for kind in p.counts():
             where = p.matches_with(kind)

@@ -212,8 +212,8 @@ class PlayerFaults:
     """One player's faults over a tournament: by kind, with the matches they happened in."""
 
     player: str
-    seats: int
-    """Matches it played (a player at two seats of one match counts twice)."""
+    played: int
+    """Matches it played (once per match, however many seats it had there, as `matches` counts them)."""
     matches: tuple[FaultedMatch, ...]
     stderr: StderrTail | None
 
@@ -238,7 +238,7 @@ class PlayerFaults:
         """A JSON-ready dict."""
         return {
             "player": self.player,
-            "matches": self.seats,
+            "matches": self.played,
             "forfeits": self.forfeits,
             "kinds": self.counts(),
             "faulted_matches": [
@@ -255,15 +255,14 @@ class PlayerFaults:
 def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -> tuple[PlayerFaults, ...]:
     """Per player that faulted, in order of first appearance: its faults by match, and for one that failed to
     start or exited, the last `lines` lines of its stderr in the first such match (read from that log)."""
-    seats: dict[str, int] = {}
+    played: dict[str, int] = {}
     faulted: dict[str, list[FaultedMatch]] = {}
     tails: dict[str, StderrTail] = {}
     for m in sorted(matches, key=lambda m: m.record.match_index):
         record = m.record
         path = directory / m.log_path
-        for name in record.seating:
-            seats[name] = seats.get(name, 0) + 1
         for name in dict.fromkeys(record.seating):
+            played[name] = played.get(name, 0) + 1
             mine = [s for s, n in enumerate(record.seating) if n == name]
             kinds = tuple(kind for s in mine for kind in record.fault_kinds[s])
             forfeited = any(record.statuses[s] == DISQUALIFIED for s in mine)
@@ -276,7 +275,7 @@ def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -
                 if found:
                     kind = next(k for k in record.fault_kinds[gone[0]] if k in _NO_START)
                     tails[name] = StderrTail(record.match_index, shown_path(path), kind, found[gone[0]])
-    return tuple(PlayerFaults(name, seats[name], tuple(ms), tails.get(name)) for name, ms in faulted.items())
+    return tuple(PlayerFaults(name, played[name], tuple(ms), tails.get(name)) for name, ms in faulted.items())
 
 
 @contextlib.contextmanager

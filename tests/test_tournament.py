@@ -609,6 +609,33 @@ def test_the_fault_summary_names_each_kind_its_matches_and_the_stderr_of_a_bot_t
     assert "faults per player" not in quiet.stderr
 
 
+def test_the_fault_summary_counts_kinds_per_player_and_each_match_once(tmp_path: Path) -> None:
+    from golfref.results import MatchRecord
+    from golfref.store import StoredMatch
+    from golfref.tournament import fault_summary
+
+    def match(
+        index: int, seating: tuple[str, ...], kinds: tuple[tuple[str, ...], ...], statuses: tuple[str, ...]
+    ) -> StoredMatch:
+        n = len(seating)
+        record = MatchRecord(index, 0, seating, ((1,) * n,), (1,) * n, (1,) * n, statuses,
+                             tuple(len(k) for k in kinds), ((),) * n, ((),) * n, kinds, 40)  # fmt: skip
+        return StoredMatch(record, f"logs/m{index}.json", "sha256:x")
+
+    matches = [
+        match(0, ("x", "x"), (("timeout",), ("timeout", "not_json")), ("faulted", "faulted")),  # self-play
+        match(1, ("x", "y"), ((), ()), ("ok", "ok")),
+        match(2, ("y", "x"), (("illegal_action",) * 3, ()), ("disqualified", "ok")),
+    ]
+    x, y = fault_summary(tmp_path, matches, 8)
+    assert (x.player, x.played, x.forfeits, x.counts()) == ("x", 3, 0, {"timeout": 2, "not_json": 1})
+    assert [m.index for m in x.matches] == [0] and x.stderr is None
+    assert (y.player, y.played, y.forfeits, y.counts()) == ("y", 2, 1, {"illegal_action": 3})
+    assert y.to_json()["faulted_matches"] == [
+        {"match": 2, "log": str(tmp_path / "logs" / "m2.json"), "kinds": ["illegal_action"] * 3, "forfeited": True}
+    ]
+
+
 @pytest.mark.parametrize("margin", ["0", "0.5", "1000"])
 def test_a_bot_that_forfeited_fails_a_gate_against_greedy_with_any_margin(tmp_path: Path, margin: str) -> None:
     path = _crasher_config(tmp_path)
