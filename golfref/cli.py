@@ -1038,7 +1038,7 @@ TOURNAMENT_EXIT_CODES = {
     "and the gate and the SPRT, if any, passed",
     EXIT_FAULTED: "a bot's seat was ended by a fault in some match (with --strict: any fault), unless --accept-faults; "
     "or the gate or the SPRT did not pass (failed, not enough data, or undecided)",
-    EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament",
+    EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament (or an older store)",
     EXIT_INTERNAL: "an internal error, a match could not be played (its log could not be written), "
     "or the cluster's scheduler was lost",
     EXIT_INTERRUPTED: "interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): finished matches kept; run again to resume",
