@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from .config import ConfigError, MatchConfig, PlayerSpec
+    from .config import ConfigError, FailOn, MatchConfig, PlayerSpec
     from .engine import HoleResult
     from .executor import Executor
     from .replay import Report
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .sandbox import SandboxSpec
     from .signing import SignatureCheck, Signer
     from .sprt import SprtResult
+    from .tournament import StoredTournament
     from .tournament_config import GateRule, TournamentConfig
 
 app = typer.Typer(
@@ -63,8 +64,9 @@ EXIT_SIGNAL_BASE = 128  # stopped by signal N: 128 + N (130 Ctrl-C, 143 SIGTERM,
 EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT
 
 RUN_EXIT_CODES = {
-    EXIT_OK: "the match finished",
-    EXIT_FAULTED: "the match finished, but a seat was disqualified (or, with --strict, a bot faulted)",
+    EXIT_OK: "the match finished (a fault it played through is reported, not failed, unless --strict)",
+    EXIT_FAULTED: "the match finished, but a bot's seat was ended by a fault (disqualified), unless --accept-faults; "
+    "with --strict, any fault",
     EXIT_USAGE: "bad usage or a bad config",
     EXIT_INTERNAL: "an internal error, or the output could not be written",
     EXIT_INTERRUPTED: "interrupted by Ctrl-C; 143 for SIGTERM, 129 for SIGHUP: 128 + the signal's number"
@@ -399,6 +401,46 @@ def keygen(
     out(f"wrote {private} (private key, keep it secret) and {public} (public key); key {kid}")
 
 
+StrictOpt = Annotated[
+    bool, typer.Option("--strict", help="Exit 1 when any bot faulted, even where the fault policy played on "
+                       "(faults.fail_on: any).")  # fmt: skip
+]
+AcceptFaultsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--accept-faults",
+        help="Exit 0 even when a bot's seat was ended by a fault (faults.fail_on: never); faults are still reported.",
+    ),
+]
+
+
+def _check_fault_flags(strict: bool, accept_faults: bool) -> None:
+    """`--strict` and `--accept-faults` ask opposite things: both at once is a usage error."""
+    if strict and accept_faults:
+        fail("--strict and --accept-faults: choose one (--strict exits 1 on any fault, --accept-faults on none)")
+
+
+def _fail_on(configured: FailOn, strict: bool, accept_faults: bool) -> FailOn:
+    """Which faults fail the run: `--strict` (any) or `--accept-faults` (never) over the config's faults.fail_on
+    (`_check_fault_flags` has refused both at once)."""
+    from .config import FailOn
+
+    if strict:
+        return FailOn.ANY
+    if accept_faults:
+        return FailOn.NEVER
+    return configured
+
+
+def faults_fail(fail_on: FailOn, ended: bool, faulted: bool) -> bool:
+    """Whether faults make a run exit 1: a seat ended by one (`ended`), or with fail_on any, any fault at all."""
+    from .config import FailOn
+
+    if fail_on is FailOn.NEVER:
+        return False
+    return ended or (fail_on is FailOn.ANY and faulted)
+
+
 @contextlib.contextmanager
 def _match_errors() -> Iterator[None]:
     """What `run_match` raises, as golfref's one-line errors and exit codes."""
@@ -428,7 +470,8 @@ def run(
         bool, typer.Option("--quiet", "-q", help="No progress lines (and no live line on a terminal).")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary on stdout.")] = False,
-    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when any bot faulted.")] = False,
+    strict: StrictOpt = False,
+    accept_faults: AcceptFaultsOpt = False,
     force: ForceOpt = False,
     sign: SignOpt = None,
     sandbox: SandboxOpt = None,
@@ -445,9 +488,11 @@ def run(
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")
+    _check_fault_flags(strict, accept_faults)
     signer = _signer_or_fail(sign)
     cfg = _config_or_fail(config)
     cfg = dataclasses.replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
+    fail_on = _fail_on(cfg.fail_on, strict, accept_faults)
     _sandbox_warning(cfg.sandbox)
     live = None
     people = any(p.builtin == "human" for p in cfg.players)  # the live line would draw over their screen
@@ -481,8 +526,8 @@ def run(
         if not quiet:
             for line in fault_report(result):
                 err(line)
-    disqualified = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
-    if disqualified or (strict and result.faults):
+    ended = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
+    if faults_fail(fail_on, ended, bool(result.faults)):
         raise typer.Exit(EXIT_FAULTED)
 
 
@@ -1081,9 +1126,11 @@ def replay_bot(
 
 
 TOURNAMENT_EXIT_CODES = {
-    EXIT_OK: "every match played (or the SPRT decided early); the gate, if any, passed",
-    EXIT_FAULTED: "the gate failed, or had not enough data to pass",
-    EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament",
+    EXIT_OK: "every match played (or the SPRT decided early), no bot's seat ended by a fault (or --accept-faults), "
+    "and the gate and the SPRT, if any, passed",
+    EXIT_FAULTED: "a bot's seat was ended by a fault in some match (with --strict: any fault), unless --accept-faults; "
+    "or the gate or the SPRT did not pass (failed, not enough data, or undecided)",
+    EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament (or an older store)",
     EXIT_INTERNAL: "an internal error, a match could not be played (its log could not be written), "
     "or the cluster's scheduler was lost",
     EXIT_INTERRUPTED: "interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): finished matches kept; run again to resume",
@@ -1187,7 +1234,11 @@ def tournament(
         int | None, typer.Option("--workers", "-j", min=1, help="Matches at once (default: the number of cores).")
     ] = None,
     gate: GateOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress display, and no fault summary on stderr.")
+    ] = False,
+    strict: StrictOpt = False,
+    accept_faults: AcceptFaultsOpt = False,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
@@ -1231,6 +1282,7 @@ def tournament(
     from .tournament import TournamentError, run_tournament, sprt_decision
 
     _check_output_options(as_json, as_csv)
+    _check_fault_flags(strict, accept_faults)
     if (config is None) == (not bots and not builtins):
         fail("give a tournament config, or the players of a quick one with --bot NAME=COMMAND "
              "and --builtin NAME=POLICY (not both)")  # fmt: skip
@@ -1244,7 +1296,7 @@ def tournament(
         cfg = replace(cfg, results=Path(results))
     if gate is not None:
         cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
-    cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
+    cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox), fail_on=_fail_on(cfg.fail_on, strict, accept_faults))
     _sandbox_warning(cfg.sandbox)
     _signer_or_fail(sign)  # a bad key is refused before any match
     executor: Executor | None = None
@@ -1274,13 +1326,12 @@ def tournament(
         fail(str(e))
     except cluster_errors as e:
         fail(str(e), EXIT_INTERNAL if isinstance(e, lost) else EXIT_USAGE)
-    records = list(outcome.records)
-    passed = _print_results(
-        cfg.results, records, as_json, as_csv, cfg.gate, sprt_decision(cfg, records), outcome.stopped_by,
-        outcome.errors,
-    )  # fmt: skip
+    stored = _stored_or_fail(cfg.results)
+    sprt = sprt_decision(cfg, stored.records)
+    verdicts = _Verdicts(cfg.gate, sprt, None if cfg.sprt is None else cfg.sprt.player, cfg.fail_on)
+    passed = _print_results(stored, as_json, as_csv, verdicts, outcome.stopped_by, outcome.errors, quiet)
     if junit is not None:
-        _write_junit(junit, cfg.results, cfg.gate)
+        _write_junit(junit, stored, verdicts)
     if outcome.stopped_by not in (None, "sprt"):
         err(
             f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
@@ -1344,90 +1395,174 @@ def _gate_or_fail(text: str, players: list[str]) -> GateRule:
     return rule
 
 
+@dataclasses.dataclass(frozen=True)
+class _Verdicts:
+    """What decides a tournament's exit status besides its errors and signals: the gate, the SPRT, the faults."""
+
+    gate: GateRule | None
+    sprt: SprtResult | None
+    sprt_player: str | None
+    fail_on: FailOn | None
+    """None: the faults do not decide the exit status (`golfref standings`)."""
+
+
+def _fault_verdict(records: Sequence[MatchRecord], fail_on: FailOn | None) -> str | None:
+    """Why the faults fail the tournament under `fail_on`, in one line; None when they do not."""
+    from .config import FailOn
+    from .results import DISQUALIFIED
+
+    if fail_on is None:
+        return None
+    ended: dict[str, int] = {}
+    faulted: dict[str, int] = {}
+    for r in records:
+        for name in dict.fromkeys(r.seating):
+            seats = [s for s, n in enumerate(r.seating) if n == name]
+            if any(r.statuses[s] == DISQUALIFIED for s in seats):
+                ended[name] = ended.get(name, 0) + 1
+            if any(r.faults[s] or r.fault_kinds[s] for s in seats):
+                faulted[name] = faulted.get(name, 0) + 1
+    if not faults_fail(fail_on, bool(ended), bool(faulted)):
+        return None
+
+    def who(counts: dict[str, int]) -> str:
+        return ", ".join(f"{n} in {k} match{'' if k == 1 else 'es'}" for n, k in counts.items())
+
+    if ended and fail_on is FailOn.ENDED:
+        return (f"fail: a fault ended a bot's seat (disqualified): {who(ended)}; --accept-faults "
+                "(faults.fail_on: never) exits 0 all the same")  # fmt: skip
+    return f"fail: bots faulted (--strict, faults.fail_on: any): {who(faulted)}"
+
+
 def _print_results(
-    directory: Path,
-    records: list[MatchRecord],
+    stored: StoredTournament,
     as_json: bool,
     as_csv: str | None,
-    gate_rule: GateRule | None,
-    sprt: SprtResult | None,
+    verdicts: _Verdicts,
     stopped_by: str | None,
     errors: tuple[str, ...],
+    quiet: bool = False,
 ) -> bool:
-    """Print the results in the chosen form; whether the gate, if any, passed."""
-    from . import stats_tables
-    from .stats import compute_stats, pooled_sd_ratio
-    from .tournament import gate_result, shown_path
+    """Print the results in the chosen form; whether the gate, the SPRT and the faults all passed.
 
-    shown = shown_path(directory)
-    stats = compute_stats(records)
-    gate = gate_result(gate_rule, stats)
+    The tables, the gate and the SPRT count the complete deal sets only; the fault verdict and
+    summary cover every stored match.
+    """
+    from . import stats_tables
+    from .report import STDERR_TAIL, tournament_fault_lines
+    from .stats import compute_stats, pooled_sd_ratio
+    from .tournament import fault_summary, gate_result, shown_path
+
+    shown = shown_path(stored.directory)
+    records = stored.records
+    counted = stored.counted()
+    left_out = len(records) - len(counted)
+    stats = compute_stats(counted)
+    gate = gate_result(verdicts.gate, stats)
+    sprt = verdicts.sprt
+    faults = fault_summary(stored.directory, stored.matches, STDERR_TAIL)
+    fault_failure = _fault_verdict(records, verdicts.fail_on)
     for problem in errors:
         err(f"golfref: error: {_one_line(problem)}")
     if as_json:
         pooled = pooled_sd_ratio(stats.pairs)
         data: dict[str, Any] = {
             "directory": shown,
-            "matches": len(records),
+            "matches": len(counted),
+            "stored": len(records),
+            "left_out": left_out,
             "stopped_by": stopped_by,
             "errors": list(errors),
             "stats": stats.to_json(),
-            "duplicate_deals": None if pooled is None else {
-                "pooled_sd_ratio": pooled[0], "pairs": pooled[1], "variance_reduction": 1.0 - pooled[0] ** 2
+            "duplicate_deals": {
+                "enabled": stored.duplicate_deals,
+                "pooled_sd_ratio": None if pooled is None else pooled[0],
+                "pairs": 0 if pooled is None else pooled[1],
+                "variance_reduction": None if pooled is None else 1.0 - pooled[0] ** 2,
             },
             "sprt": None if sprt is None else sprt.to_json(),
             "gate": None if gate is None else gate.to_json(),
-        }  # fmt: skip
+            "faults": {
+                "fail_on": None if verdicts.fail_on is None else verdicts.fail_on.value,
+                "verdict": None if verdicts.fail_on is None else ("fail" if fault_failure else "pass"),
+                "message": fault_failure,
+                "players": [f.to_json() for f in faults],
+            },
+        }
         out(json.dumps(data, ensure_ascii=False))
     elif as_csv is not None:
         import csv
 
         table = stats_tables.standings_csv_rows if as_csv == "standings" else stats_tables.pairwise_csv_rows
         csv.writer(sys.stdout, lineterminator="\n").writerows(table(stats))
-    elif not records:
-        out(f"{sanitize(shown)}: no finished match yet")
     else:
-        out(f"{sanitize(shown)}: {stats.matches} matches, {stats.deal_sets} deal sets; scores are points per hole, "
-            "lower is better")  # fmt: skip
-        sections = (
-            ("standings", stats_tables.standings_lines(stats)),
-            ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
-             stats_tables.pairwise_lines(stats)),
-            ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),
-        )  # fmt: skip
-        for title, lines in sections:
+        left = f" ({left_out} matches of incomplete deal sets left out)" if left_out else ""
+        if not records:
+            out(f"{sanitize(shown)}: no finished match yet")
+        elif not counted:
+            out(f"{sanitize(shown)}: no complete deal set yet{left}")
+        else:
+            out(f"{sanitize(shown)}: {stats.matches} matches, {stats.deal_sets} deal sets{left}; scores are points "
+                "per hole, lower is better")  # fmt: skip
+            sections = (
+                (stats_tables.STANDINGS_TITLE, stats_tables.standings_lines(stats)),
+                ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
+                 stats_tables.pairwise_lines(stats)),
+                ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),
+            )  # fmt: skip
+            for title, lines in sections:
+                out()
+                out(title)
+                for line in lines:
+                    out(sanitize(line))
             out()
-            out(title)
-            for line in lines:
-                out(sanitize(line))
-        out()
-        out(stats_tables.duplicate_deals_line(stats))
+            out(stats_tables.duplicate_deals_line(stats, stored.duplicate_deals))
     # The verdicts are the exit code's reason: on stdout with the tables, on stderr beside JSON or CSV.
     say = out if not as_json and as_csv is None else (lambda line: err(f"golfref: {line}"))
-    if stopped_by == "sprt" and sprt is not None:
-        say(f"stopped early: {sprt.describe()}")
-    elif sprt is not None and not as_json and as_csv is None:
-        say(sprt.describe())
+    if sprt is not None:
+        if stopped_by == "sprt":
+            say(f"stopped early: {sprt.describe()}")
+        elif not as_json and as_csv is None:
+            say(sprt.describe())
+        if verdicts.sprt_player is not None and stopped_by in (None, "sprt"):
+            say(f"sprt: {sprt.verdict_line(verdicts.sprt_player)}")
     if gate is not None:
         say(f"gate: {gate.message}")
-    return gate is None or gate.passed
+    if fault_failure is not None:
+        say(f"faults: {fault_failure}")
+    if faults and not quiet and not as_json:
+        for line in tournament_fault_lines(faults):
+            err(sanitize(line))
+    sprt_passed = sprt is None or verdicts.sprt_player is None or sprt.passed
+    return (gate is None or gate.passed) and sprt_passed and fault_failure is None
 
 
-def _write_junit(path: str, directory: Path, gate_rule: GateRule | None) -> None:
-    """Write the JUnit XML of the stored matches (with each faulted bot's stderr tail from its log) and the gate."""
-    from .junit import write_junit
-    from .stats import compute_stats
-    from .store import Store, StoreError
-    from .tournament import gate_result, junit_extras
+def _stored_or_fail(directory: Path) -> StoredTournament:
+    """The results stored in `directory`, or a one-line error."""
+    from .store import StoreError
+    from .tournament import load_stored
 
     try:
-        with Store(directory, create=False) as store:
-            matches = store.matches()
+        return load_stored(directory)
     except StoreError as e:
         fail(str(e))
-    records = [m.record for m in matches]
+
+
+def _write_junit(path: str, stored: StoredTournament, verdicts: _Verdicts) -> None:
+    """Write the JUnit XML of the stored matches (with each faulted bot's stderr tail from its log), the gate and
+    the SPRT; the gate's and the SPRT's cases count the complete deal sets, as the tables do."""
+    from .junit import Case, write_junit
+    from .stats import compute_stats
+    from .tournament import gate_result, junit_extras
+
+    gate = gate_result(verdicts.gate, compute_stats(stored.counted()))
+    more = []
+    if verdicts.sprt is not None and verdicts.sprt_player is not None:
+        line = verdicts.sprt.verdict_line(verdicts.sprt_player)
+        failed = None if verdicts.sprt.passed else line
+        more.append(Case(f"sprt: {verdicts.sprt.describe()}", failure=failed, details=line, kind="sprt"))
     try:
-        write_junit(path, records, junit_extras(directory, matches), gate_result(gate_rule, compute_stats(records)))
+        write_junit(path, stored.records, junit_extras(stored.directory, stored.matches), gate, more=more)
     except OSError as e:
         fail(f"--junit {path}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
 
@@ -1458,23 +1593,19 @@ def standings(
 ) -> None:
     """Print the standings, pairwise and seat tables of a tournament from its results store.
 
+    The tables and the gate count complete deal sets only, as at the end of the tournament.
     Exit 0, or with --gate, 1 when the gate fails or has not enough data to pass.
     """
     from pathlib import Path
 
-    from .store import Store, StoreError
-
     _check_output_options(as_json, as_csv)
-    try:
-        with Store(Path(directory), create=False) as store:
-            records = store.records()
-    except StoreError as e:
-        fail(str(e))
-    players = list(dict.fromkeys(name for r in records for name in r.seating))
+    stored = _stored_or_fail(Path(directory))
+    players = list(dict.fromkeys(name for r in stored.records for name in r.seating))
     rule = None if gate is None else _gate_or_fail(gate, players)
-    passed = _print_results(Path(directory), records, as_json, as_csv, rule, None, None, ())
+    verdicts = _Verdicts(rule, None, None, None)
+    passed = _print_results(stored, as_json, as_csv, verdicts, None, ())
     if junit is not None:
-        _write_junit(junit, Path(directory), rule)
+        _write_junit(junit, stored, verdicts)
     if html is not None:
         _write_report_html(Path(directory), html)
     if not passed:

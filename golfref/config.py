@@ -31,6 +31,7 @@ from .sandbox import SandboxSpec, sandbox_spec
 __all__ = [
     "ConfigError",
     "FaultMode",
+    "FailOn",
     "PlayerSpec",
     "TimeControl",
     "FaultPolicy",
@@ -64,6 +65,17 @@ class FaultMode(enum.Enum):
     """The fallback policy plays the faulted decision; after `max_faults` the seat is disqualified."""
     FORFEIT = "forfeit"
     """The seat is disqualified at its first fault."""
+
+
+class FailOn(enum.Enum):
+    """Which faults make `golfref run` and `golfref tournament` exit 1 (`faults.fail_on`); never what is played."""
+
+    ENDED = "ended"
+    """A bot's seat was ended by a fault (disqualified) in a match: the default."""
+    ANY = "any"
+    """Any bot fault at all, also one the fault policy played through (`--strict`)."""
+    NEVER = "never"
+    """No fault changes the exit status (`--accept-faults`)."""
 
 
 HUMAN = "human"
@@ -164,6 +176,8 @@ class MatchConfig:
     log: LogSpec
     source: str = "<config>"
     sandbox: SandboxSpec = field(default_factory=SandboxSpec)
+    fail_on: FailOn = FailOn.ENDED
+    """Which faults make `golfref run` exit 1; the match is played the same, and the log does not record it."""
 
 
 @cache
@@ -570,7 +584,13 @@ def parse_config(
         log=log,
         source=source,
         sandbox=sandbox,
+        fail_on=faults_fail_on(data),
     )
+
+
+def faults_fail_on(data: Mapping[str, Any]) -> FailOn:
+    """The `faults.fail_on` of a schema-checked config (match or tournament)."""
+    return FailOn((data.get("faults") or {}).get("fail_on", FailOn.ENDED.value))
 
 
 def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Where, base: Path) -> None:

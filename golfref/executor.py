@@ -3,16 +3,23 @@
 Nothing else knows where a match runs. `LocalExecutor` uses a pool of local worker
 processes; another back end (a cluster) implements the same `Executor` interface.
 
-Signals: a worker ignores Ctrl-C between matches and lets `run_match` take it during
-one (the match stops, its log is kept as interrupted). The parent forwards a stop to
-every worker (`stop`), so a `kill -INT` of the tournament alone stops the matches too.
-Should the parent die (SIGKILL), each worker gets SIGTERM from the kernel and leaves.
+Stopping: the parent stops its workers through a shared flag (`stop`), never a signal. Each
+match asks the flag between turns and during every wait for a bot (`run_match`'s `stop`), so
+a `kill -INT` of the tournament alone, or an SPRT decision, stops the matches too, at points
+where the stop cannot be lost. A signal sent to a worker would run its handler wherever the
+worker is: inside a lock it holds (a `multiprocessing.Event`'s, which then stays locked and
+hangs every process that asks it), a finalizer or a fork hook (where the exception is
+printed as "Exception ignored" and dropped). A Ctrl-C on a terminal still reaches the
+workers, with the tournament, and `run_match` takes it during a match; between matches a
+worker ignores it. Should the parent die (SIGKILL), each worker gets SIGTERM from the kernel
+and leaves.
 """
 
 from __future__ import annotations
 
 import abc
 import concurrent.futures as cf
+import ctypes
 import functools
 import multiprocessing
 import os
@@ -24,7 +31,7 @@ from typing import Any
 
 from .config import ConfigError, MatchConfig
 from .log import LogError, read_log
-from .results import MatchRecord
+from .results import DISQUALIFIED, MatchRecord
 
 __all__ = ["MatchJob", "MatchOutcome", "Executor", "LocalExecutor", "play", "record_from_log", "serve"]
 
@@ -55,13 +62,34 @@ class MatchOutcome:
 
 def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchRecord:
     """The record of a finished match, read from its log (the one source for live and resumed matches)."""
+    from .rules import rules_from_dict
+    from .scoring import forfeit_score
+
     players = doc["players"]
     seats = len(players)
+    holes = doc["holes"]
     decision_ms: list[list[float]] = [[] for _ in range(seats)]
-    for hole in doc["holes"]:
+    fallback: list[set[int]] = [set() for _ in range(seats)]
+    answered = [False] * seats
+    for h, hole in enumerate(holes):
         for step in hole["steps"]:
-            if step.get("by") == "bot" and step.get("ms") is not None:
-                decision_ms[step["seat"]].append(float(step["ms"]))
+            by = step.get("by")
+            if by == "bot":
+                answered[step["seat"]] = True
+                if step.get("ms") is not None:
+                    decision_ms[step["seat"]].append(float(step["ms"]))
+            elif by == "fallback":
+                fallback[step["seat"]].add(h)
+    for seat, player in enumerate(players):
+        at = player.get("disqualified_at")
+        if player.get("status") != DISQUALIFIED or at is None:
+            continue
+        first = at.get("hole")
+        if first is None:
+            # No hole in play: before the first deal (a start failure), unless the seat had
+            # answered decisions, when it came after the last hole.
+            first = len(holes) if answered[seat] else 0
+        fallback[seat].update(range(first, len(holes)))
     return MatchRecord(
         match_index=index,
         deal_set=deal_set,
@@ -72,6 +100,9 @@ def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchReco
         statuses=tuple(p["status"] for p in players),
         faults=tuple(p["faults"] for p in players),
         decision_ms=tuple(tuple(ms) for ms in decision_ms),
+        fallback_holes=tuple(tuple(sorted(holes_of)) for holes_of in fallback),
+        fault_kinds=tuple(tuple(f["kind"] for f in doc["faults"] if f["seat"] == seat) for seat in range(seats)),
+        forfeit_score=forfeit_score(rules_from_dict(doc["rules"])),
     )
 
 
@@ -120,13 +151,16 @@ def _play(job: MatchJob) -> MatchOutcome:
     from .referee import MatchInterrupted, run_match
 
     stopping = _stopping
-    if stopping is not None and stopping.is_set():
+    if stopping is not None and stopping.value:
         # Queued in the pool before the stop (a pool hands workers more than they run):
         # never started, so nothing is lost.
         return MatchOutcome(job.index, None, None, job.log_path, "not started: stopping", interrupted=True)
 
+    def stopped() -> bool:
+        return stopping is not None and bool(stopping.value)
+
     def stop_between_turns(game: object) -> None:
-        if stopping is not None and stopping.is_set():
+        if stopped():
             raise KeyboardInterrupt  # run_match stops as on Ctrl-C: the log kept as interrupted
 
     try:
@@ -137,7 +171,7 @@ def _play(job: MatchJob) -> MatchOutcome:
             signer = _signer(job.sign_key)
             hide.append(job.sign_key)
         result = run_match(
-            job.config, log_path=str(job.log_path), on_turn=stop_between_turns, hide=hide, sign=signer
+            job.config, log_path=str(job.log_path), on_turn=stop_between_turns, hide=hide, sign=signer, stop=stopped
         )
     except MatchInterrupted:
         return MatchOutcome(job.index, None, None, job.log_path, "interrupted", interrupted=True)
@@ -173,9 +207,9 @@ class Executor(abc.ABC):
 
 
 _parent: int | None = None  # in a worker: the tournament's pid
-# In a worker: set by the tournament when it stops. The signal interrupts the matches under
-# way; this keeps the jobs already queued to a worker from starting, and catches a signal
-# that came before a match had its handler in place.
+# In a worker: a shared boolean the tournament sets when it stops: the matches under way ask
+# it, and the jobs already queued to a worker do not start. Shared memory without a lock,
+# read and written whole: nothing a signal can leave half done.
 _stopping: Any = None
 _in_play = False  # in a worker: whether a job is being played
 
@@ -232,17 +266,17 @@ class LocalExecutor(Executor):
         self._futures: list[cf.Future[MatchOutcome]] = []
         self._taken: set[cf.Future[MatchOutcome]] = set()
         self._stopping = False
-        self._stop_event: Any = None
+        self._stop_flag: Any = None
 
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
         """Start every job on the pool; yield outcomes as they finish."""
         context = multiprocessing.get_context("fork")
-        self._stop_event = context.Event()
+        self._stop_flag = context.RawValue(ctypes.c_bool, False)
         self._pool = cf.ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=context,
             initializer=_worker_init,
-            initargs=(os.getpid(), self._stop_event),
+            initargs=(os.getpid(), self._stop_flag),
         )
         self._futures = [self._pool.submit(play, job) for job in jobs]
         return self.outcomes()
@@ -267,20 +301,12 @@ class LocalExecutor(Executor):
                 raise error
 
     def stop(self) -> None:
-        """Cancel what has not started and send SIGINT to every worker (a no-op for an idle one)."""
+        """Cancel what has not started and set the stop flag that every running match asks (no signal is sent)."""
         self._stopping = True
-        if self._stop_event is not None:
-            self._stop_event.set()
+        if self._stop_flag is not None:
+            self._stop_flag.value = True
         for future in self._futures:
             future.cancel()
-        pool = self._pool
-        if pool is None:
-            return
-        for pid in list(getattr(pool, "_processes", None) or {}):  # the pool does not publish its pids
-            try:
-                os.kill(pid, signal.SIGINT)
-            except ProcessLookupError:
-                pass
 
     def close(self) -> None:
         """Shut the pool down (cancelling whatever is still queued)."""

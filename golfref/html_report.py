@@ -9,8 +9,9 @@ make them), into the folder `OUT-replays/` beside the report: one page named as 
 only read. A match whose log is missing or does not validate is listed with the reason
 and no link.
 
-The numbers are the statistics' own (`golfref.stats`, formatted by `golfref.stats_tables`).
-docs/VIEWER.md describes the page.
+The numbers are the statistics' own (`golfref.stats`, formatted by `golfref.stats_tables`),
+over the complete deal sets as `golfref standings` counts them; the list of matches has every
+stored one. docs/VIEWER.md describes the page.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from typing import Any
 
 from .html_replay import render_html, replay_html
 from .replay import Status, validate_file
-from .stats import compute_stats, rating_history
+from .stats import compute_stats, penalised, rating_history
 from .stats_tables import pairwise_table, ranked_players, standings_table
-from .store import Store, StoredMatch
-from .tournament import shown_path
+from .store import StoredMatch
+from .tournament import StoredTournament, load_stored, shown_path
 
 __all__ = ["ReportWritten", "write_report", "replays_folder"]
 
@@ -51,9 +52,8 @@ def write_report(directory: Path, target: Path) -> ReportWritten:
 
     Raises StoreError for a directory without results, OSError when a page cannot be written.
     """
-    with Store(directory, create=False) as store:
-        matches = store.matches()
-        name = store.meta("tournament")
+    stored = load_stored(directory)
+    matches = list(stored.matches)
     folder = replays_folder(target)
     folder.mkdir(parents=True, exist_ok=True)
     links: dict[int, str] = {}
@@ -67,7 +67,7 @@ def write_report(directory: Path, target: Path) -> ReportWritten:
         page = folder / (Path(m.log_path).stem + ".html")
         page.write_text(replay_html(report.doc), encoding="utf-8")
         links[m.record.match_index] = os.path.relpath(page, target.parent).replace(os.sep, "/")
-    data = report_data(directory, name, matches, links, problems)
+    data = report_data(stored, links, problems)
     target.write_text(render_html(data, "standings"), encoding="utf-8")
     lines = tuple(f"{matches_by_index(matches)[i].log_path}: {why}" for i, why in sorted(problems.items()))
     return ReportWritten(len(matches), len(links), lines)
@@ -78,29 +78,26 @@ def matches_by_index(matches: list[StoredMatch]) -> dict[int, StoredMatch]:
     return {m.record.match_index: m for m in matches}
 
 
-def report_data(
-    directory: Path,
-    name: str | None,
-    matches: list[StoredMatch],
-    links: dict[int, str],
-    problems: dict[int, str],
-) -> dict[str, Any]:
-    """The report page's data: tables as cells, series for the charts, the matches."""
+def report_data(stored: StoredTournament, links: dict[int, str], problems: dict[int, str]) -> dict[str, Any]:
+    """The report page's data: tables as cells, series for the charts (complete deal sets, penalised as the
+    statistics count them), the matches (every stored one)."""
+    matches = list(stored.matches)
     records = [m.record for m in matches]
-    stats = compute_stats(records)
+    counted = stored.counted()
+    stats = compute_stats(counted)
     players = [p.name for p in ranked_players(stats)]
     scores: dict[str, list[int]] = {p: [] for p in players}
-    for r in records:
+    for r in map(penalised, counted):
         for seat, player in enumerate(r.seating):
             scores[player].extend(hole[seat] for hole in r.hole_scores)
-    history = rating_history(records)
+    history = rating_history(counted)
     standings_head, standings_rows = standings_table(stats)
     pairwise_head, pairwise_rows = pairwise_table(stats)
     ordered = sorted(records, key=lambda r: r.match_index)
     return {
         "version": 1,
-        "tournament": name,
-        "directory": shown_path(directory),
+        "tournament": stored.name,
+        "directory": shown_path(stored.directory),
         "matches_count": stats.matches,
         "deal_sets": stats.deal_sets,
         "confidence": stats.confidence,

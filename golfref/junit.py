@@ -111,8 +111,10 @@ def junit_document(
     extras: Mapping[int, MatchExtras] | None = None,
     gate: GateResult | None = None,
     name: str = "golfref tournament",
+    more: Sequence[Case] = (),
 ) -> ET.ElementTree:
-    """The JUnit XML tree: one testcase per match (by match_index), then one for the gate."""
+    """The JUnit XML tree: one testcase per match (by match_index), then one for the gate, then `more`
+    (the SPRT's verdict)."""
     extras = extras or {}
     classname = "golfref.tournament"  # CI tools group test cases by it, dots as packages
     cases: list[tuple[ET.Element, bool]] = [
@@ -121,6 +123,7 @@ def junit_document(
     ]
     if gate is not None:
         cases.append(_gate_case(gate, classname))
+    cases.extend((_case_element(case, classname), case.failure is not None) for case in more)
     total = sum(
         (extras.get(r.match_index, MatchExtras()).seconds or 0.0) for r in records
     )
@@ -154,9 +157,10 @@ def write_junit(
     extras: Mapping[int, MatchExtras] | None = None,
     gate: GateResult | None = None,
     name: str = "golfref tournament",
+    more: Sequence[Case] = (),
 ) -> None:
     """Write the JUnit XML file, whole or not at all (a temporary file renamed into place)."""
-    _write_tree(path, junit_document(records, extras, gate, name))
+    _write_tree(path, junit_document(records, extras, gate, name, more))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +175,8 @@ class Case:
     """The failure's full text (the request that exposed it, the bot's stderr tail)."""
     skipped: str | None = None
     """Why the case was skipped; None when it ran."""
+    kind: str = "check"
+    """The failure's type attribute: what kind of check failed."""
 
 
 def cases_document(cases: Sequence[Case], name: str, classname: str) -> ET.ElementTree:
@@ -179,17 +185,19 @@ def cases_document(cases: Sequence[Case], name: str, classname: str) -> ET.Eleme
     failures = sum(1 for c in cases if c.failure is not None)
     skipped = sum(1 for c in cases if c.skipped is not None and c.failure is None)
     root, suite = _suite(name, len(cases), failures, skipped, total)
-    for case in cases:
-        element = ET.SubElement(
-            suite, "testcase", name=_clean(case.name), classname=classname, time=_seconds(case.seconds)
-        )
-        if case.failure is not None:
-            failure = ET.SubElement(element, "failure", message=_clean(case.failure), type="check")
-            failure.text = _clean(case.details or case.failure)
-        elif case.skipped is not None:
-            ET.SubElement(element, "skipped", message=_clean(case.skipped))
+    suite.extend(_case_element(case, classname) for case in cases)
     ET.indent(root)
     return ET.ElementTree(root)
+
+
+def _case_element(case: Case, classname: str) -> ET.Element:
+    element = ET.Element("testcase", name=_clean(case.name), classname=classname, time=_seconds(case.seconds))
+    if case.failure is not None:
+        failure = ET.SubElement(element, "failure", message=_clean(case.failure), type=case.kind)
+        failure.text = _clean(case.details or case.failure)
+    elif case.skipped is not None:
+        ET.SubElement(element, "skipped", message=_clean(case.skipped))
+    return element
 
 
 def write_cases(path: str | os.PathLike[str], cases: Sequence[Case], name: str, classname: str) -> None:

@@ -863,6 +863,7 @@ def run_match(
     sign: Callable[[bytes], dict[str, Any]] | None = None,
     hide: Sequence[Path] = (),
     human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
@@ -877,15 +878,26 @@ def run_match(
     `hide`: more of the caller's files for sandboxed bots not to see (`Referee.box_bots`).
     `human` makes the terminal seat of each `builtin: human` player, from its seat and the
     players' names (default: one on this process's stdin and stdout, without colour).
+    `stop`, when given, is asked at the referee's waits (at least every `process._CHECK_EVERY`
+    seconds of a wait for a bot, and after each bot starts): once it says yes, the match stops as
+    on SIGINT, at a point where the stop cannot be lost. A caller that stops matches this way
+    sends no signal, so no handler can run inside a lock, a finalizer or a fork hook.
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
     hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
     with _stop_on_signals() as stopped:
+
+        def check() -> None:
+            stopped.check()
+            if stop is not None and stopped.signum is None and stop():
+                stopped.signum = signal.SIGINT  # as a first stop signal: a later one waits for the cleanup
+                raise _Stop(signal.SIGINT)
+
         referee: _Referee | None = None
         try:
-            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, stopped.check, human)
+            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human)
             check_outputs(config, referee.log_path, force=force)
             referee.box_bots(hide)
         except _Stop as e:  # nothing started, nothing written: no log to keep

@@ -16,15 +16,26 @@ from .scoring import GridScore, block_slots
 from .terminal import sanitize
 
 if TYPE_CHECKING:
-    from .referee import MatchResult
+    from .referee import Fault, MatchResult
     from .rules import Rules
+    from .tournament import PlayerFaults
 
-__all__ = ["fault_report", "score_json", "score_lines", "standings_lines", "summary_json"]
+__all__ = [
+    "fault_report",
+    "score_json",
+    "score_lines",
+    "standings_lines",
+    "summary_json",
+    "kind_counts",
+    "tournament_fault_lines",
+]
 
 REPORT_LINE = 120
 """Characters of a bot's offending line shown on the terminal."""
 STDERR_TAIL = 8
 """Lines of a bot's stderr shown on the terminal."""
+SHOWN_MATCHES = 5
+"""Match indexes a tournament's fault summary lists per kind on the terminal (JSON has them all)."""
 
 
 def _label(card: Card) -> str:
@@ -64,24 +75,47 @@ def score_lines(grid: Sequence[Sequence[Card]], result: GridScore, rules: Rules,
     return lines
 
 
+def kind_counts(kinds: Sequence[str]) -> dict[str, int]:
+    """How many faults of each kind, in order of first appearance."""
+    counts: dict[str, int] = {}
+    for kind in kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{kind} {n}" for kind, n in counts.items())
+
+
+def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
+    stderr = result.log["players"][seat].get("stderr") or ""
+    return stderr.rstrip("\n").splitlines()[-STDERR_TAIL:]
+
+
 def summary_json(result: MatchResult) -> dict[str, Any]:
-    """The machine-readable summary `golfref run --json` prints."""
+    """The machine-readable summary `golfref run --json` prints: what the text shows, faults included."""
+    from .referee import fault_hint
+
+    players = []
+    for i, name in enumerate(result.names):
+        faults = [f for f in result.faults if f.seat == i]
+        players.append({
+            "seat": i,
+            "name": name,
+            "status": result.statuses[i].value,
+            "faults": len(faults),
+            "fault_kinds": kind_counts([f.kind.value for f in faults]),
+            "first_fault": None if not faults else {**faults[0].to_json(), "hint": fault_hint(faults[0])},
+            "stderr_tail": _stderr_tail(result, i) if faults else [],
+            "holes": [h[i] for h in result.hole_scores],
+            "total": result.totals[i],
+            "place": result.placings[i],
+        })  # fmt: skip
     return {
         "match_id": result.log["match_id"],
         "log": str(result.log_path),
         "seed": result.log["seed"],
-        "players": [
-            {
-                "seat": i,
-                "name": name,
-                "status": result.statuses[i].value,
-                "faults": sum(1 for f in result.faults if f.seat == i),
-                "holes": [h[i] for h in result.hole_scores],
-                "total": result.totals[i],
-                "place": result.placings[i],
-            }
-            for i, name in enumerate(result.names)
-        ],
+        "players": players,
         "faults": [f.to_json() for f in result.faults],
     }
 
@@ -119,21 +153,43 @@ def fault_report(result: MatchResult) -> list[str]:
 
     lines: list[str] = []
     for seat, name in enumerate(result.names):
-        faults = [f for f in result.faults if f.seat == seat]
+        faults: list[Fault] = [f for f in result.faults if f.seat == seat]
         if not faults:
             continue
         first = faults[0]
         more = f" (and {len(faults) - 1} more)" if len(faults) > 1 else ""
         lines.append(f"golfref: {sanitize(name)} (seat {seat}): {first.kind.value}{more}: {sanitize(first.message)}")
+        if len(faults) > 1:
+            lines.append(f"  faults by kind: {_counts_text(kind_counts([f.kind.value for f in faults]))}")
         if first.line is not None:
             shown = sanitize(first.line)
             if len(shown) > REPORT_LINE:
                 shown = shown[:REPORT_LINE] + "..."
             lines.append(f"  the line: {shown}")
         lines.append(f"  hint: {fault_hint(first)}")
-        stderr = result.log["players"][seat].get("stderr") or ""
-        tail = stderr.rstrip("\n").splitlines()[-STDERR_TAIL:]
+        tail = _stderr_tail(result, seat)
         if tail:
             lines.append("  its stderr ends with:")
             lines.extend(f"    {sanitize(t)}" for t in tail)
+    return lines
+
+
+def tournament_fault_lines(players: Sequence[PlayerFaults]) -> list[str]:
+    """What `golfref tournament` shows after its tables, per player that faulted: faults by kind and the
+    matches they were in, forfeits, and the stderr tail of a bot that failed to start or exited."""
+    if not players:
+        return []
+    lines = ["golfref: faults per player (match indexes from 0; each match's log named in the results' logs/):"]
+    for p in players:
+        forfeits = f"forfeited {p.forfeits} of {p.played} matches" if p.forfeits else "forfeited no match"
+        lines.append(f"  {p.player}: {forfeits}; faults by kind: {_counts_text(p.counts())}")
+        for kind in p.counts():
+            where = p.matches_with(kind)
+            shown = ", ".join(str(m.index) for m in where[:SHOWN_MATCHES])
+            rest = f" and {len(where) - SHOWN_MATCHES} more" if len(where) > SHOWN_MATCHES else ""
+            plural = "es" if len(where) != 1 else ""
+            lines.append(f"    {kind}: in match{plural} {shown}{rest} (first: {where[0].log_path})")
+        if p.stderr is not None:
+            lines.append(f"    its stderr in match {p.stderr.index} ({p.stderr.kind}) ends with:")
+            lines.extend(f"      {t}" for t in p.stderr.tail.splitlines())
     return lines

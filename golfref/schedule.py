@@ -14,7 +14,17 @@ from dataclasses import dataclass
 from .config import LogSpec, MatchConfig
 from .tournament_config import Format, Seatings, TournamentConfig
 
-__all__ = ["MatchSpec", "deal_set_seed", "tables", "seatings", "schedule", "match_config", "LOG_DIR"]
+__all__ = [
+    "MatchSpec",
+    "deal_set_seed",
+    "own_deal_seed",
+    "tables",
+    "seatings",
+    "matches_per_deal_set",
+    "schedule",
+    "match_config",
+    "LOG_DIR",
+]
 
 LOG_DIR = "logs"
 """The folder of the tournament directory that holds the match logs."""
@@ -41,6 +51,12 @@ def deal_set_seed(seed: int, deal_set: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as a match seed allows
 
 
+def own_deal_seed(seed: int, deal_set: int, match: int) -> int:
+    """With `duplicate_deals: false`: the seed of the `match`-th match of a deal set, a deal of its own."""
+    digest = hashlib.sha256(f"golfref-own-deal:{seed}:{deal_set}:{match}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
 def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
     """The tables the format plays, each in pool order."""
     names = [p.name for p in config.players]
@@ -60,14 +76,26 @@ def seatings(table: tuple[str, ...], kind: Seatings) -> list[tuple[str, ...]]:
     return [table[i:] + table[:i] for i in range(len(table))]
 
 
+def matches_per_deal_set(config: TournamentConfig) -> int:
+    """How many matches make one deal set whole: every seating of every table."""
+    return sum(len(seatings(table, config.seatings)) for table in tables(config))
+
+
 def schedule(config: TournamentConfig) -> tuple[MatchSpec, ...]:
-    """Every match of the tournament, in the order they are handed out."""
+    """Every match of the tournament, in the order they are handed out.
+
+    A match depends only on the tournament seed, its deal set and its place within the deal
+    set, so raising `deal_sets` appends matches and changes none of those before.
+    """
     out: list[MatchSpec] = []
     for deal_set in range(config.deal_sets):
         seed = deal_set_seed(config.seed, deal_set)
+        within = 0
         for table in tables(config):
             for seating in seatings(table, config.seatings):
-                out.append(MatchSpec(len(out), deal_set, seed, seating))
+                own = seed if config.duplicate_deals else own_deal_seed(config.seed, deal_set, within)
+                out.append(MatchSpec(len(out), deal_set, own, seating))
+                within += 1
     return tuple(out)
 
 

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Rank
-from .rules import Cancel, Lines, PairScope, Rules
+from .rules import Cancel, KnockPenalty, Lines, PairScope, Rules
 
-__all__ = ["Line", "GridScore", "block_slots", "card_value", "score_grid", "rank_values"]
+__all__ = ["Line", "GridScore", "block_slots", "card_value", "forfeit_score", "score_grid", "rank_values"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,25 @@ def card_value(rank: Rank, rules: Rules) -> int:
         return rank_values(rules)[rank]
     except KeyError:
         raise ValueError("a joker is not in play: the jokers option is off") from None
+
+
+def forfeit_score(rules: Rules) -> int:
+    """An upper bound of any hole's score under `rules`: what a fallback hole counts in a tournament's statistics.
+
+    Every slot at the highest points a card or a block share can give, plus the knock
+    penalty where knocking is on (with `double`, the grid's bound twice): so that no score a
+    bot's own play could reach is worse than what its fault is charged.
+    """
+    slot = max(_plan(rules).values.values())
+    if rules.block_bonus is not None:
+        slot = max(slot, -(-rules.block_bonus // 4))  # a block slot scores at most its share rounded up (D10)
+    grid = rules.cards * slot
+    if not rules.knocking:
+        return grid
+    penalty = rules.knock_penalty
+    if penalty is KnockPenalty.DOUBLE:
+        return 2 * grid
+    return grid + penalty
 
 
 def _line_groups(rules: Rules, include_rows: bool, include_diagonals: bool) -> list[Line]:

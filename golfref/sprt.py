@@ -24,6 +24,7 @@ from .stats import CONFIDENCE, TournamentStats
 __all__ = [
     "SprtConfig",
     "SprtState",
+    "SprtVerdict",
     "SprtResult",
     "sprt",
     "Gate",
@@ -75,6 +76,17 @@ class SprtState(Enum):
     """The LLR reached the upper bound."""
 
 
+class SprtVerdict(Enum):
+    """What a test's state means for the exit status: the player passes only on the hypothesis that favours it."""
+
+    PASS = "pass"
+    """It accepted the hypothesis that favours the player: the lower of d0 and d1 (lower scores are better)."""
+    FAIL = "fail"
+    """It accepted the other hypothesis."""
+    UNDECIDED = "undecided"
+    """Neither bound reached: at the end of a tournament, not enough data, which does not pass."""
+
+
 @dataclass(frozen=True, slots=True)
 class SprtResult:
     """The test's state after the deal sets seen so far."""
@@ -94,6 +106,30 @@ class SprtResult:
         """Whether the tournament may stop."""
         return self.state is not SprtState.CONTINUE
 
+    @property
+    def verdict(self) -> SprtVerdict:
+        """Pass when the accepted hypothesis is the one that favours the player (the lower difference)."""
+        if self.state is SprtState.CONTINUE:
+            return SprtVerdict.UNDECIDED
+        accepted = self.config.d1 if self.state is SprtState.ACCEPT_H1 else self.config.d0
+        return SprtVerdict.PASS if accepted == min(self.config.d0, self.config.d1) else SprtVerdict.FAIL
+
+    @property
+    def passed(self) -> bool:
+        """Only an accepted favourable hypothesis passes: undecided is not a pass."""
+        return self.verdict is SprtVerdict.PASS
+
+    def verdict_line(self, player: str) -> str:
+        """The verdict as the exit status reads it, in one line: pass, fail, or undecided (a fail)."""
+        c = self.config
+        favourable = min(c.d0, c.d1)
+        if self.verdict is SprtVerdict.UNDECIDED:
+            return f"fail: undecided after {self.blocks} deal sets: not enough data to accept either hypothesis"
+        accepted = c.d1 if self.state is SprtState.ACCEPT_H1 else c.d0
+        if self.verdict is SprtVerdict.PASS:
+            return f"pass: it accepted diff = {accepted:+g}, the hypothesis that favours {player}"
+        return f"fail: it accepted diff = {accepted:+g}, not the hypothesis that favours {player} ({favourable:+g})"
+
     def describe(self) -> str:
         """One line for a person."""
         c = self.config
@@ -112,6 +148,7 @@ class SprtResult:
         c = self.config
         return {
             "state": self.state.value,
+            "verdict": self.verdict.value,
             "llr": self.llr,
             "lower": self.lower,
             "upper": self.upper,
@@ -191,7 +228,7 @@ class GateVerdict(Enum):
     PASS = "pass"
     """The whole interval of player - baseline lies below the margin."""
     FAIL = "fail"
-    """The whole interval lies above the margin: the player is worse by more than it."""
+    """The whole interval lies above the margin (the player is worse by more than it), or the player forfeited."""
     NOT_ENOUGH_DATA = "not enough data"
     """The interval straddles the margin, or there are under two shared deal sets."""
 
@@ -231,9 +268,24 @@ class GateResult:
 
 
 def evaluate_gate(gate: Gate, stats: TournamentStats) -> GateResult:
-    """Pass, fail or not enough data, from the pairwise statistics of the gate's two players."""
+    """Pass, fail or not enough data, from the pairwise statistics of the gate's two players.
+
+    A player that forfeited any match fails whatever the margin: the fallback played its seat
+    there, and a gate never passes a player on moves it did not make.
+    """
     x, y, m = gate.player, gate.baseline, gate.margin
     pair = stats.pair(x, y)
+    player = stats.player(x)
+    if player is not None and player.forfeits:
+        numbers = "" if pair is None else f"; {x} - {y} = {pair.diff.mean:+.3f} points per hole"
+        message = (
+            f"fail: {x} forfeited {player.forfeits} of {player.matches} matches (disqualified: the fallback played "
+            f"its seat), which fails the gate whatever the margin{numbers}"
+        )
+        interval = None if pair is None else pair.diff.interval(gate.confidence)
+        low, high = interval if interval is not None else (None, None)
+        n = 0 if pair is None else pair.diff.n
+        return GateResult(gate, GateVerdict.FAIL, None if pair is None else pair.diff.mean, low, high, n, message)
     if pair is None:
         message = f"not enough data: {x} and {y} never sat at one table"
         return GateResult(gate, GateVerdict.NOT_ENOUGH_DATA, None, None, None, 0, message)

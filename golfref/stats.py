@@ -10,11 +10,17 @@ Treating matches or holes as independent would make the intervals too narrow.
 Scores are Golf scores: lower is better. A pairwise difference is ``A - B`` in points per
 hole, so a negative difference favours A.
 
+Every statistic counts a record as `penalised` gives it: a seat's fallback holes (the fallback
+policy decided for it, or it was disqualified) score the match's forfeit score, an upper bound
+of any hole's score, and placings follow from those totals. So the fallback's play is never
+credited to the bot, and faulting can never help it.
+
 See docs/TOURNAMENT_STATS.md for what each number means and when to trust it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import statistics
@@ -24,7 +30,8 @@ from dataclasses import asdict, dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from .results import MatchRecord
+from .engine import placings
+from .results import DISQUALIFIED, MatchRecord
 
 __all__ = [
     "CONFIDENCE",
@@ -37,6 +44,8 @@ __all__ = [
     "t_quantile",
     "estimate",
     "likelihood_of_superiority",
+    "penalised",
+    "complete_deal_sets",
     "percentile",
     "pair_block_differences",
     "rating_history",
@@ -47,8 +56,6 @@ __all__ = [
 
 CONFIDENCE = 0.95
 """The confidence level of every interval the statistics report."""
-
-_DISQUALIFIED = "disqualified"
 
 
 # --- Student's t quantile, exact (no scipy for one function) ---------------------------------
@@ -182,9 +189,13 @@ class PlayerStats:
     mean_placing: float
     """The mean place over its seats, 1 best."""
     win_share: float
-    """Wins per seat played, a first place shared by k seats counting 1/k."""
+    """Wins per seat played, a first place shared by k seats counting 1/k; a disqualified seat never wins."""
     faults: int
-    disqualifications: int
+    """Faults counted by the fault policy, over all its matches."""
+    forfeits: int
+    """Matches it forfeited: disqualified in them (a player at two seats of one match counts twice)."""
+    fallback_holes: int
+    """Holes scored at the forfeit score: the fallback decided for it there, or it was disqualified."""
     decisions: int
     """Answered decisions with a recorded thinking time."""
     decision_median_ms: float | None
@@ -204,7 +215,8 @@ class PairStats:
     diff: Estimate
     """Mean of the per-deal-set paired differences, A's score per hole minus B's; negative favours A."""
     los: float | None
-    """Likelihood of superiority: the probability that A is truly better (lower), under two blocks None."""
+    """Likelihood of superiority: the probability that A is truly better (lower), from Student's t with
+    n - 1 degrees of freedom, as the interval; under two blocks None."""
     paired_sd: float | None
     """SD of the per-deal-set differences: the spread duplicate deals leave."""
     unpaired_sd: float | None
@@ -321,11 +333,13 @@ def estimate(values: Sequence[float], confidence: float = CONFIDENCE) -> Estimat
     return Estimate(mean, se, mean - half, mean + half, n, confidence)
 
 
-def likelihood_of_superiority(mean: float, se: float) -> float:
-    """P(the true difference is below 0, i.e. favours A), normal approximation as chess testers use."""
+def likelihood_of_superiority(mean: float, se: float, df: int) -> float:
+    """P(the true difference is below 0, i.e. favours A): Student's t with `df` degrees of freedom, as the interval."""
+    if df < 1:
+        raise ValueError(f"likelihood_of_superiority: df must be at least 1, got {df}")
     if se == 0.0:
         return 0.5 if mean == 0.0 else (1.0 if mean < 0.0 else 0.0)
-    return statistics.NormalDist().cdf(-mean / se)
+    return _t_cdf(-mean / se, df)
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -358,18 +372,54 @@ def _check(record: MatchRecord) -> None:
         "statuses": len(record.statuses),
         "faults": len(record.faults),
         "decision_ms": len(record.decision_ms),
+        "fallback_holes": len(record.fallback_holes),
+        "fault_kinds": len(record.fault_kinds),
         **{f"hole_scores[{h}]": len(hole) for h, hole in enumerate(record.hole_scores)},
     }
     for name, length in fields.items():
         if length != seats:
             raise ValueError(f"match {record.match_index}: {name} has {length} seats, its seating {seats}")
+    holes = len(record.hole_scores)
+    for seat, fallback in enumerate(record.fallback_holes):
+        if any(not 0 <= h < holes for h in fallback):
+            raise ValueError(f"match {record.match_index}: fallback_holes[{seat}] names a hole outside its {holes}")
+
+
+def penalised(record: MatchRecord) -> MatchRecord:
+    """The record as every statistic counts it: each seat's fallback holes at the match's forfeit score,
+    the totals summed again and the placings given again from them (D14; disqualified seats last)."""
+    if not any(record.fallback_holes):
+        return record
+    seats = len(record.seating)
+    charged = [set(holes) for holes in record.fallback_holes]
+    hole_scores = tuple(
+        tuple(record.forfeit_score if h in charged[seat] else score for seat, score in enumerate(hole))
+        for h, hole in enumerate(record.hole_scores)
+    )
+    totals = tuple(sum(hole[seat] for hole in hole_scores) for seat in range(seats))
+    out = [seat for seat, status in enumerate(record.statuses) if status == DISQUALIFIED]
+    return dataclasses.replace(record, hole_scores=hole_scores, totals=totals, placings=placings(totals, out))
+
+
+def complete_deal_sets(records: Iterable[MatchRecord], per_deal_set: int) -> list[MatchRecord]:
+    """The records of the deal sets whose every seating (`per_deal_set` matches) is there.
+
+    A half-played deal set would bias every paired comparison: the seatings missing from it
+    are not a random sample. The tables, the gate and the SPRT all count these and only these.
+    """
+    kept = list(records)
+    counts: dict[int, int] = defaultdict(int)
+    for r in kept:
+        counts[r.deal_set] += 1
+    return [r for r in kept if counts[r.deal_set] == per_deal_set]
 
 
 def _ordered(records: Iterable[MatchRecord]) -> list[MatchRecord]:
+    """The records in schedule order, checked, and penalised as every statistic counts them."""
     ordered = sorted(records, key=lambda r: r.match_index)
     for record in ordered:
         _check(record)
-    return ordered
+    return [penalised(record) for record in ordered]
 
 
 def _pair_blocks(records: Sequence[MatchRecord], a: str, b: str) -> list[tuple[int, float, float]]:
@@ -392,8 +442,9 @@ def _pair_blocks(records: Sequence[MatchRecord], a: str, b: str) -> list[tuple[i
 
 
 def pair_block_differences(records: Iterable[MatchRecord], a: str, b: str) -> list[float]:
-    """Per shared deal set, in deal-set order: a's score per hole minus b's over the matches both played."""
-    return [sa - sb for _, sa, sb in _pair_blocks(list(records), a, b)]
+    """Per shared deal set, in deal-set order: a's score per hole minus b's over the matches both played
+    (penalised: a fallback hole at the forfeit score)."""
+    return [sa - sb for _, sa, sb in _pair_blocks(_ordered(records), a, b)]
 
 
 def _pair_stats(records: Sequence[MatchRecord], a: str, b: str, confidence: float) -> PairStats | None:
@@ -404,7 +455,7 @@ def _pair_stats(records: Sequence[MatchRecord], a: str, b: str, confidence: floa
     b_means = [sb for _, _, sb in blocks]
     diffs = [sa - sb for sa, sb in zip(a_means, b_means, strict=True)]
     diff = estimate(diffs, confidence)
-    los = None if diff.se is None else likelihood_of_superiority(diff.mean, diff.se)
+    los = None if diff.se is None else likelihood_of_superiority(diff.mean, diff.se, diff.n - 1)
     if len(blocks) < 2:
         return PairStats(a, b, diff, los, None, None, None)
     paired_sd = statistics.stdev(diffs)
@@ -464,14 +515,17 @@ def compute_stats(records: Iterable[MatchRecord], confidence: float = CONFIDENCE
     placing_sum: dict[str, int] = defaultdict(int)
     wins: dict[str, float] = defaultdict(float)
     faults: dict[str, int] = defaultdict(int)
-    disqualified: dict[str, int] = defaultdict(int)
+    forfeits: dict[str, int] = defaultdict(int)
+    fallback_holes: dict[str, int] = defaultdict(int)
     times: dict[str, list[float]] = defaultdict(list)
     # Per seat index per deal set: [score sum, holes, sum of the table means, matches].
     seat_sums: dict[int, dict[int, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0, 0.0, 0]))
 
     for record in ordered:
         n_holes = len(record.hole_scores)
-        winners = record.placings.count(1)
+        # A disqualified seat never wins, even sharing first place when every seat was disqualified.
+        won = [p == 1 and s != DISQUALIFIED for p, s in zip(record.placings, record.statuses, strict=True)]
+        winners = sum(won)
         seat_scores = [sum(hole[seat] for hole in record.hole_scores) for seat in range(len(record.seating))]
         table_mean = statistics.fmean(seat_scores) / n_holes if n_holes else 0.0
         for seat, name in enumerate(record.seating):
@@ -481,10 +535,11 @@ def compute_stats(records: Iterable[MatchRecord], confidence: float = CONFIDENCE
             seats_played[name] += 1
             holes[name] += n_holes
             placing_sum[name] += record.placings[seat]
-            if record.placings[seat] == 1:
+            if won[seat]:
                 wins[name] += 1.0 / winners
             faults[name] += record.faults[seat]
-            disqualified[name] += record.statuses[seat] == _DISQUALIFIED
+            forfeits[name] += record.statuses[seat] == DISQUALIFIED
+            fallback_holes[name] += len(record.fallback_holes[seat])
             times[name].extend(record.decision_ms[seat])
             if n_holes:
                 seat_acc = seat_sums[seat][record.deal_set]
@@ -506,7 +561,8 @@ def compute_stats(records: Iterable[MatchRecord], confidence: float = CONFIDENCE
                 mean_placing=placing_sum[name] / seats_played[name],
                 win_share=wins[name] / seats_played[name],
                 faults=faults[name],
-                disqualifications=disqualified[name],
+                forfeits=forfeits[name],
+                fallback_holes=fallback_holes[name],
                 decisions=len(ms),
                 decision_median_ms=statistics.median(ms) if ms else None,
                 decision_p95_ms=percentile(ms, 95.0) if ms else None,

@@ -6,6 +6,7 @@ no styling, so the same lines serve a terminal, a pipe and a CI log.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from enum import Enum
 
@@ -13,6 +14,7 @@ from .stats import Estimate, PlayerStats, Rating, TournamentStats, pooled_sd_rat
 
 __all__ = [
     "StandingsOrder",
+    "STANDINGS_TITLE",
     "ranked_players",
     "standings_lines",
     "standings_table",
@@ -26,26 +28,33 @@ __all__ = [
 
 
 class StandingsOrder(Enum):
-    """How standings are sorted."""
+    """How standings are sorted. The openskill ratings never order them: they rank by placings
+    alone, so a rating order can put a player who scores more per hole above one who scores less."""
 
-    RATING = "rating"
-    """By openskill ordinal (mu - 3 sigma), highest first."""
+    SCORE = "score"
+    """By score per hole (penalised), lowest (best) first; then by mean placing."""
     PLACING = "placing"
-    """By mean placing, lowest (best) first."""
+    """By mean placing, lowest (best) first; then by score per hole."""
 
+
+STANDINGS_TITLE = (
+    "standings: best first by score per hole; ordinal, mu, sigma: openskill ratings (from placings alone), "
+    "which do not order the table"
+)
+"""The heading printed above the standings: it says what orders them."""
 
 _NONE = "-"
 
 
-def ranked_players(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[PlayerStats]:
+def ranked_players(stats: TournamentStats, order: StandingsOrder = StandingsOrder.SCORE) -> list[PlayerStats]:
     """The players, best first by `order`, ties broken by the other key and then by name."""
-    ordinal = {r.name: r.ordinal for r in stats.ratings}
 
     def key(p: PlayerStats) -> tuple[float, float, str]:
-        rating = -ordinal.get(p.name, float("-inf"))
-        if order is StandingsOrder.RATING:
-            return (rating, p.mean_placing, p.name)
-        return (p.mean_placing, rating, p.name)
+        # A player without a hole scored has no score per hole: it goes after every one that has.
+        score = p.score_per_hole.mean if p.score_per_hole is not None else math.inf
+        if order is StandingsOrder.SCORE:
+            return (score, p.mean_placing, p.name)
+        return (p.mean_placing, score, p.name)
 
     return sorted(stats.players, key=key)
 
@@ -76,35 +85,36 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1)
     return [line(headers), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
 
 
-def standings_lines(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[str]:
+def standings_lines(stats: TournamentStats, order: StandingsOrder = StandingsOrder.SCORE) -> list[str]:
     """The standings table: one line per player, best first."""
     return _table(*standings_table(stats, order), left=2)
 
 
 def standings_table(
-    stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING
+    stats: TournamentStats, order: StandingsOrder = StandingsOrder.SCORE
 ) -> tuple[list[str], list[list[str]]]:
     """The standings as (headers, rows of cells), best first: what `standings_lines` aligns."""
     pct = f"{stats.confidence:.0%}"
     ratings: dict[str, Rating] = {r.name: r for r in stats.ratings}
-    headers = ["#", "player", "ordinal", "mu", "sigma", "matches", "score/hole", f"{pct} CI", "place", "wins",
-               "faults", "DQ", "median ms", "p95 ms"]  # fmt: skip
+    headers = ["#", "player", "matches", "score/hole", f"{pct} CI", "place", "wins", "faults", "forfeits",
+               "fb holes", "ordinal", "mu", "sigma", "median ms", "p95 ms"]  # fmt: skip
     rows = []
     for rank, p in enumerate(ranked_players(stats, order), start=1):
         r = ratings.get(p.name)
         rows.append([
             str(rank),
             p.name,
-            _num(r.ordinal if r else None),
-            _num(r.mu if r else None),
-            _num(r.sigma if r else None),
             str(p.matches),
             _num(p.score_per_hole.mean if p.score_per_hole else None),
             _interval(p.score_per_hole),
             _num(p.mean_placing),
             f"{p.win_share:.1%}",
             str(p.faults),
-            str(p.disqualifications),
+            str(p.forfeits),
+            str(p.fallback_holes),
+            _num(r.ordinal if r else None),
+            _num(r.mu if r else None),
+            _num(r.sigma if r else None),
             _num(p.decision_median_ms, 1),
             _num(p.decision_p95_ms, 1),
         ])  # fmt: skip
@@ -155,16 +165,31 @@ def seat_lines(stats: TournamentStats) -> list[str]:
     return _table(headers, rows, left=0)
 
 
-def duplicate_deals_line(stats: TournamentStats) -> str:
-    """One line on what duplicate deals bought: the pairwise differences' SD and variance, paired against unpaired."""
+def duplicate_deals_line(stats: TournamentStats, duplicate_deals: bool = True) -> str:
+    """One line on what duplicate deals bought: the pairwise differences' SD and variance, paired against unpaired.
+
+    With `duplicate_deals` off every match had a deal of its own: the ratio then measures no
+    pairing, and is the baseline a tournament with duplicate deals compares against.
+    """
     pooled = pooled_sd_ratio(stats.pairs)
     if pooled is None:
-        return "duplicate deals: no pair shared two deal sets with any spread yet: nothing to compare"
+        what = "duplicate deals" if duplicate_deals else "duplicate deals off"
+        return f"{what}: no pair shared two deal sets with any spread yet: nothing to compare"
     ratio, pairs = pooled
-    said = f"duplicate deals: paired SD / unpaired SD {ratio:.2f} over {pairs} pair{'s' if pairs != 1 else ''}"
+    over = f"paired SD / unpaired SD {ratio:.2f} over {pairs} pair{'s' if pairs != 1 else ''}"
+    if not duplicate_deals:
+        return (
+            f"duplicate deals off (duplicate_deals: false): every match had a deal of its own; {over}, "
+            "with no luck shared to remove: the baseline for the same tournament with duplicate deals"
+        )
+    said = f"duplicate deals: {over}"
     if ratio == 0.0:
-        return f"{said}: every paired difference was the same, the deals' luck all removed"
-    if ratio >= 1.0:
+        # No spread at all is no measure of luck: a deterministic bot against itself, or a
+        # fallback in a seat, gives the same difference on every deal.
+        return f"{said}: every paired difference was the same, which says nothing of the deals' luck"
+    if round(ratio, 2) == 1.0:
+        return f"{said}: the same spread paired as unpaired, no luck removed"
+    if ratio > 1.0:
         return f"{said}: the variance of a difference {ratio * ratio - 1.0:.0%} higher, no luck removed"
     return (
         f"{said}: the variance of a difference {1.0 - ratio * ratio:.0%} lower, "
@@ -176,21 +201,21 @@ def _csv(value: float | int | str | None) -> str:
     return "" if value is None else str(value)
 
 
-def standings_csv_rows(stats: TournamentStats, order: StandingsOrder = StandingsOrder.RATING) -> list[list[str]]:
+def standings_csv_rows(stats: TournamentStats, order: StandingsOrder = StandingsOrder.SCORE) -> list[list[str]]:
     """A header row, then one row per player best first, full precision (empty where undefined)."""
     ratings = {r.name: r for r in stats.ratings}
     rows = [[
-        "rank", "player", "ordinal", "mu", "sigma", "matches", "holes", "score_per_hole", "ci_low", "ci_high",
-        "deal_sets", "mean_placing", "win_share", "faults", "disqualifications", "decisions",
+        "rank", "player", "matches", "holes", "score_per_hole", "ci_low", "ci_high", "deal_sets", "mean_placing",
+        "win_share", "faults", "forfeits", "fallback_holes", "ordinal", "mu", "sigma", "decisions",
         "decision_median_ms", "decision_p95_ms",
     ]]  # fmt: skip
     for rank, p in enumerate(ranked_players(stats, order), start=1):
         r = ratings.get(p.name)
         est = p.score_per_hole
         rows.append([_csv(v) for v in (
-            rank, p.name, r.ordinal if r else None, r.mu if r else None, r.sigma if r else None, p.matches,
-            p.holes, est.mean if est else None, est.low if est else None, est.high if est else None,
-            est.n if est else 0, p.mean_placing, p.win_share, p.faults, p.disqualifications, p.decisions,
+            rank, p.name, p.matches, p.holes, est.mean if est else None, est.low if est else None,
+            est.high if est else None, est.n if est else 0, p.mean_placing, p.win_share, p.faults, p.forfeits,
+            p.fallback_holes, r.ordinal if r else None, r.mu if r else None, r.sigma if r else None, p.decisions,
             p.decision_median_ms, p.decision_p95_ms,
         )])  # fmt: skip
     return rows

@@ -1,7 +1,8 @@
 """The results store: `results.sqlite` in a tournament directory, the only place results are written and read.
 
 One row per finished match (seating, deal set, hole scores, totals, placings, statuses,
-faults, decision times, log path and digest) and the config's canonical hash. Only the
+faults, fault kinds, fallback holes, the forfeit score, decision times, log path and digest)
+and, in `meta`, the config's canonical form and hash. Only the
 tournament's own process writes; each match is one transaction, in WAL mode, so a reader
 (`golfref standings`) never sees half a match and a killed writer loses none it committed.
 """
@@ -20,7 +21,8 @@ from .results import MatchRecord
 __all__ = ["STORE_NAME", "StoreError", "Store", "StoredMatch"]
 
 STORE_NAME = "results.sqlite"
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
+"""2: each match also keeps its fallback holes, fault kinds and forfeit score (what its verdicts charge)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,6 +36,9 @@ CREATE TABLE IF NOT EXISTS matches (
     statuses TEXT NOT NULL,
     faults TEXT NOT NULL,
     decision_ms TEXT NOT NULL,
+    fallback_holes TEXT NOT NULL,
+    fault_kinds TEXT NOT NULL,
+    forfeit_score INTEGER NOT NULL,
     log_path TEXT NOT NULL,
     digest TEXT NOT NULL
 );
@@ -77,7 +82,11 @@ class Store:
         if version is None and create:
             self.set_meta({"store_version": str(_SCHEMA_VERSION)})
         elif version is not None and version != str(_SCHEMA_VERSION):
-            raise StoreError(f"{self.path}: store version {version}, this golfref reads {_SCHEMA_VERSION}")
+            self.db.close()
+            raise StoreError(
+                f"{self.path}: store version {version}, this golfref reads {_SCHEMA_VERSION} (its records lack what "
+                "the verdicts need, such as the fallback holes): give a new results directory (--results DIR)"
+            )
 
     def __enter__(self) -> Store:
         return self
@@ -111,11 +120,14 @@ class Store:
             json.dumps(record.statuses),
             json.dumps(record.faults),
             json.dumps(record.decision_ms),
+            json.dumps(record.fallback_holes),
+            json.dumps(record.fault_kinds),
+            record.forfeit_score,
             log_path,
             digest,
         )
         with self._transaction():
-            self.db.execute("INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+            self.db.execute(f"INSERT OR REPLACE INTO matches VALUES ({', '.join('?' * len(row))})", row)
 
     def delete(self, indexes: Iterable[int]) -> None:
         """Forget matches (their logs no longer validate), in one transaction."""
@@ -151,7 +163,8 @@ def _tuples(value: Any) -> tuple[Any, ...]:
 
 
 def _stored(row: tuple[Any, ...]) -> StoredMatch:
-    index, deal_set, seating, holes, totals, placings, statuses, faults, ms, log_path, digest = row
+    index, deal_set, seating, holes, totals, placings, statuses, faults, ms, fallback, kinds, forfeit, *where = row
+    log_path, digest = where
     record = MatchRecord(
         match_index=index,
         deal_set=deal_set,
@@ -162,5 +175,8 @@ def _stored(row: tuple[Any, ...]) -> StoredMatch:
         statuses=tuple(json.loads(statuses)),
         faults=tuple(json.loads(faults)),
         decision_ms=_tuples(json.loads(ms)),
+        fallback_holes=_tuples(json.loads(fallback)),
+        fault_kinds=_tuples(json.loads(kinds)),
+        forfeit_score=forfeit,
     )
     return StoredMatch(record, log_path, digest)

@@ -11,30 +11,38 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
 from .junit import MatchExtras, problem_seats
-from .results import MatchRecord
-from .schedule import MatchSpec, match_config, schedule
+from .results import DISQUALIFIED, MatchRecord
+from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
 from .sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate, sprt
-from .stats import TournamentStats, pair_block_differences
+from .stats import TournamentStats, complete_deal_sets, pair_block_differences
 from .store import Store, StoredMatch
-from .tournament_config import GateRule, TournamentConfig
+from .tournament_config import GateRule, TournamentConfig, config_changes
 
 __all__ = [
     "TournamentError",
     "Progress",
     "TournamentResult",
+    "StoredTournament",
+    "FaultedMatch",
+    "StderrTail",
+    "PlayerFaults",
     "run_tournament",
+    "load_stored",
     "sprt_decision",
     "gate_result",
     "junit_extras",
+    "fault_summary",
     "shown_path",
 ]
 
@@ -84,12 +92,50 @@ def shown_path(path: Path) -> str:
         return str(full)
 
 
-def sprt_decision(config: TournamentConfig, records: list[MatchRecord]) -> SprtResult | None:
+@dataclass(frozen=True)
+class StoredTournament:
+    """A tournament directory's results as its store holds them, for the tables, verdicts and reports."""
+
+    directory: Path
+    matches: tuple[StoredMatch, ...]
+    """Every stored match of the tournament's deal sets (those of deal sets beyond a lowered
+    `deal_sets` stay in the store, left out here), in schedule order."""
+    per_deal_set: int | None
+    """Matches that make a deal set whole; None when the store does not say (every match counts)."""
+    duplicate_deals: bool
+    name: str | None
+
+    @property
+    def records(self) -> list[MatchRecord]:
+        """Every stored match's record."""
+        return [m.record for m in self.matches]
+
+    def counted(self) -> list[MatchRecord]:
+        """The records of complete deal sets: all that the tables, the gate and the SPRT count."""
+        records = self.records
+        return records if self.per_deal_set is None else complete_deal_sets(records, self.per_deal_set)
+
+
+def load_stored(directory: Path) -> StoredTournament:
+    """The results stored in `directory`; StoreError when there are none (or they cannot be read)."""
+    with Store(directory, create=False) as store:
+        matches = store.matches()
+        deal_sets, per_set = store.meta("deal_sets"), store.meta("deal_set_matches")
+        duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
+    if deal_sets is not None:
+        matches = [m for m in matches if m.record.deal_set < int(deal_sets)]
+    return StoredTournament(
+        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name
+    )
+
+
+def sprt_decision(config: TournamentConfig, records: Sequence[MatchRecord]) -> SprtResult | None:
     """The SPRT's result on the complete deal sets so far, or None when the config has no SPRT."""
     rule = config.sprt
     if rule is None:
         return None
-    diffs = pair_block_differences(_complete_blocks(config, records), rule.player, rule.baseline)
+    complete = complete_deal_sets(records, matches_per_deal_set(config))
+    diffs = pair_block_differences(complete, rule.player, rule.baseline)
     return sprt(diffs, SprtConfig(d0=rule.d0, d1=rule.d1, alpha=rule.alpha, beta=rule.beta))
 
 
@@ -100,42 +146,136 @@ def gate_result(rule: GateRule | None, stats: TournamentStats) -> GateResult | N
     return evaluate_gate(Gate(rule.player, rule.baseline, rule.margin, rule.confidence), stats)
 
 
-def junit_extras(directory: Path, matches: list[StoredMatch]) -> dict[int, MatchExtras]:
-    """Per stored match, what its JUnit test case shows beyond the record: the log, and each faulted seat's
-    fault messages and stderr tail (read from the log, which keeps them; unreadable logs give none)."""
+def _seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[int, str], dict[int, str]]:
+    """Per seat, from a match's log (which keeps them): its fault messages, and the last `lines` lines of
+    its bot's stderr. An unreadable log gives none."""
     from .log import LogError, read_log
 
+    try:
+        doc = read_log(path)
+    except LogError:
+        doc = {}
+    messages: dict[int, str] = {}
+    tails: dict[int, str] = {}
+    players = doc.get("players") or ()
+    for seat in seats:
+        faults = [f for f in doc.get("faults") or () if f.get("seat") == seat]
+        if faults:
+            messages[seat] = "\n".join(f"{f.get('kind')}: {f.get('message')}" for f in faults)
+        stderr = players[seat].get("stderr") if seat < len(players) else None
+        if stderr:
+            tails[seat] = "\n".join(stderr.rstrip("\n").splitlines()[-lines:])
+    return messages, tails
+
+
+def junit_extras(directory: Path, matches: Sequence[StoredMatch]) -> dict[int, MatchExtras]:
+    """Per stored match, what its JUnit test case shows beyond the record: the log, and each faulted seat's
+    fault messages and stderr tail (read from the log, which keeps them; unreadable logs give none)."""
     extras: dict[int, MatchExtras] = {}
     for m in matches:
         record = m.record
         path = directory / m.log_path
         problems = problem_seats(record)
-        messages: dict[int, str] = {}
-        tails: dict[int, str] = {}
-        if problems:
-            try:
-                doc = read_log(path)
-            except LogError:
-                doc = {}
-            for seat in problems:
-                faults = [f for f in doc.get("faults") or () if f.get("seat") == seat]
-                if faults:
-                    messages[seat] = "\n".join(f"{f.get('kind')}: {f.get('message')}" for f in faults)
-                players = doc.get("players") or ()
-                stderr = players[seat].get("stderr") if seat < len(players) else None
-                if stderr:
-                    tails[seat] = "\n".join(stderr.rstrip("\n").splitlines()[-STDERR_TAIL_LINES:])
+        messages, tails = _seat_details(path, problems, STDERR_TAIL_LINES) if problems else ({}, {})
         extras[record.match_index] = MatchExtras(shown_path(path), fault_messages=messages, stderr_tails=tails)
     return extras
 
 
-def _complete_blocks(config: TournamentConfig, records: list[MatchRecord]) -> list[MatchRecord]:
-    """The records of deal sets whose every seating is played: a half-played block would bias the test."""
-    per_set = len(schedule(config)) // config.deal_sets
-    counts: dict[int, int] = {}
-    for r in records:
-        counts[r.deal_set] = counts.get(r.deal_set, 0) + 1
-    return [r for r in records if counts[r.deal_set] == per_set]
+_NO_START = ("start_failed", "exited")
+"""The fault kinds after which a bot's stderr usually says why it is gone: the summary quotes it."""
+
+
+@dataclass(frozen=True)
+class FaultedMatch:
+    """One match in which a player faulted: its index, its log, the faults of the player there."""
+
+    index: int
+    log_path: str
+    kinds: tuple[str, ...]
+    """The kind of each of the player's faults there, in order (all its seats of the match)."""
+    forfeited: bool
+    """Whether the player was disqualified there."""
+
+
+@dataclass(frozen=True)
+class StderrTail:
+    """The end of a bot's stderr in the first match where it failed to start or exited."""
+
+    index: int
+    log_path: str
+    kind: str
+    tail: str
+
+
+@dataclass(frozen=True)
+class PlayerFaults:
+    """One player's faults over a tournament: by kind, with the matches they happened in."""
+
+    player: str
+    played: int
+    """Matches it played (once per match, however many seats it had there, as `matches` counts them)."""
+    matches: tuple[FaultedMatch, ...]
+    stderr: StderrTail | None
+
+    @property
+    def forfeits(self) -> int:
+        """Matches it was disqualified in."""
+        return sum(m.forfeited for m in self.matches)
+
+    def counts(self) -> dict[str, int]:
+        """Faults per kind, in order of first appearance."""
+        out: dict[str, int] = {}
+        for m in self.matches:
+            for kind in m.kinds:
+                out[kind] = out.get(kind, 0) + 1
+        return out
+
+    def matches_with(self, kind: str) -> list[FaultedMatch]:
+        """The matches in which it had a fault of `kind`."""
+        return [m for m in self.matches if kind in m.kinds]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "player": self.player,
+            "matches": self.played,
+            "forfeits": self.forfeits,
+            "kinds": self.counts(),
+            "faulted_matches": [
+                {"match": m.index, "log": m.log_path, "kinds": list(m.kinds), "forfeited": m.forfeited}
+                for m in self.matches
+            ],
+            "stderr": None
+            if self.stderr is None
+            else {"match": self.stderr.index, "log": self.stderr.log_path, "kind": self.stderr.kind,
+                  "tail": self.stderr.tail},
+        }  # fmt: skip
+
+
+def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -> tuple[PlayerFaults, ...]:
+    """Per player that faulted, in order of first appearance: its faults by match, and for one that failed to
+    start or exited, the last `lines` lines of its stderr in the first such match (read from that log)."""
+    played: dict[str, int] = {}
+    faulted: dict[str, list[FaultedMatch]] = {}
+    tails: dict[str, StderrTail] = {}
+    for m in sorted(matches, key=lambda m: m.record.match_index):
+        record = m.record
+        path = directory / m.log_path
+        for name in dict.fromkeys(record.seating):
+            played[name] = played.get(name, 0) + 1
+            mine = [s for s, n in enumerate(record.seating) if n == name]
+            kinds = tuple(kind for s in mine for kind in record.fault_kinds[s])
+            forfeited = any(record.statuses[s] == DISQUALIFIED for s in mine)
+            if not kinds and not forfeited:
+                continue
+            faulted.setdefault(name, []).append(FaultedMatch(record.match_index, shown_path(path), kinds, forfeited))
+            gone = [s for s in mine if any(k in _NO_START for k in record.fault_kinds[s])]
+            if gone and name not in tails:
+                _, found = _seat_details(path, gone[:1], lines)
+                if found:
+                    kind = next(k for k in record.fault_kinds[gone[0]] if k in _NO_START)
+                    tails[name] = StderrTail(record.match_index, shown_path(path), kind, found[gone[0]])
+    return tuple(PlayerFaults(name, played[name], tuple(ms), tails.get(name)) for name, ms in faulted.items())
 
 
 @contextlib.contextmanager
@@ -246,12 +386,17 @@ def run_tournament(
         digest = config.digest()
         known = store.meta("config_digest")
         if known is not None and known != digest:
-            raise TournamentError(
-                f"{directory} holds a tournament with another config (its matches would not match); "
-                "give a new results directory"
-            )
-        if known is None:
-            store.set_meta({"config_digest": digest, "tournament": config.name, "scheduled": str(len(specs))})
+            raise TournamentError(f"{directory} holds a tournament with another config: {_changes(store, config)} "
+                                  "(its matches would not match); give a new results directory (--results DIR)")
+        store.set_meta({
+            "config_digest": digest,
+            "config": config.canonical_json(),
+            "tournament": config.name,
+            "scheduled": str(len(specs)),
+            "deal_sets": str(config.deal_sets),
+            "deal_set_matches": str(matches_per_deal_set(config)),
+            "duplicate_deals": "true" if config.duplicate_deals else "false",
+        })  # fmt: skip
         kept = _kept(config, store, specs)
         records = [kept[i] for i in sorted(kept)]
         jobs = [
@@ -292,6 +437,15 @@ def run_tournament(
                 stopped_by = signal.Signals(seen[0]).name
         records = sorted(progress.records, key=lambda r: r.match_index)
     return TournamentResult(tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory)
+
+
+def _changes(store: Store, config: TournamentConfig) -> str:
+    """What differs from the config the store was made for, named by key (its canonical form is kept in meta)."""
+    before = store.meta("config")
+    changes = config_changes(json.loads(before), config.canonical()) if before else []
+    if not changes:
+        return "the keys that decide the matches differ"
+    return f"{', '.join(changes)} {'differs' if len(changes) == 1 else 'differ'}"
 
 
 def _take(outcome: MatchOutcome, store: Store, progress: Progress, errors: list[str]) -> int:

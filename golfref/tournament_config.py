@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from .config import (
+    FailOn,
     FaultPolicy,
     PlayerSpec,
     TimeControl,
@@ -28,6 +29,7 @@ from .config import (
     _rules,
     _time_and_faults,
     check_sandbox_paths,
+    faults_fail_on,
     read_config_text,
 )
 from .rules import Rules
@@ -42,6 +44,7 @@ __all__ = [
     "SprtRule",
     "GateRule",
     "TournamentConfig",
+    "config_changes",
     "is_tournament_file",
     "load_tournament",
     "parse_tournament",
@@ -118,34 +121,72 @@ class TournamentConfig:
     source: str = "<tournament>"
     sandbox: SandboxSpec = SandboxSpec(enabled=True)
     """How bots are isolated: on unless the config or the command line says otherwise (strangers meet here)."""
+    duplicate_deals: bool = True
+    """Every seating of a deal set gets the same cards (True), or every match a deal of its own."""
+    fail_on: FailOn = FailOn.ENDED
+    """Which faults make `golfref tournament` exit 1 (`faults.fail_on`); not part of the canonical form."""
 
     def player(self, name: str) -> PlayerSpec:
         """The pool's player called `name`."""
         return next(p for p in self.players if p.name == name)
 
     def canonical(self) -> dict[str, Any]:
-        """Everything that decides which matches are played and how: the store refuses a change of it.
+        """Everything that decides how each match is played: the store refuses a change of it.
 
-        Stop rules, the gate and the results directory are left out: they change what is
-        concluded from the matches, not the matches.
+        Stop rules, the gate, `faults.fail_on` and the results directory are left out: they
+        change what is concluded from the matches, not the matches. So is `deal_sets`: a deal
+        set's matches depend only on the seed and its index, so more deal sets add matches
+        without changing those played. A player's `cwd` is written resolved, so that a
+        relative and an absolute path to one folder are the same config.
         """
+        players = []
+        for p in self.players:
+            data = p.to_json()
+            if data.get("cwd") is not None:
+                data["cwd"] = str(Path(data["cwd"]).resolve())
+            players.append(data)
         return {
             "rules": self.rules.to_dict(),
-            "players": [p.to_json() for p in self.players],
+            "players": players,
             "format": self.format.value,
             "table": self.table,
             "challenger": self.challenger,
-            "deal_sets": self.deal_sets,
             "seed": self.seed,
             "seatings": self.seatings.value,
+            "duplicate_deals": self.duplicate_deals,
             "time": self.time.to_json(),
             "faults": self.faults.to_json(),
         }
 
+    def canonical_json(self) -> str:
+        """`canonical()` as the compact, key-sorted JSON text that `digest` hashes (the store keeps it)."""
+        return json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
     def digest(self) -> str:
         """The canonical hash of `canonical()`."""
-        body = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return "sha256:" + hashlib.sha256(body.encode()).hexdigest()
+        return "sha256:" + hashlib.sha256(self.canonical_json().encode()).hexdigest()
+
+
+def config_changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What differs between two `canonical()` forms: top-level keys, and each player's fields by name."""
+    changes = []
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if key == "players" and isinstance(old, list) and isinstance(new, list):
+            names = [p.get("name") for p in old], [p.get("name") for p in new]
+            if names[0] != names[1]:
+                was, now = (", ".join(map(str, n)) for n in names)
+                changes.append(f"players (the pool was {was}; now {now})")
+                continue
+            for was, now in zip(old, new, strict=True):
+                fields = sorted(f for f in set(was) | set(now) if was.get(f) != now.get(f))
+                if fields:
+                    changes.append(f"player {now.get('name')}: {', '.join(fields)}")
+            continue
+        changes.append(key)
+    return changes
 
 
 def is_tournament_file(path: str | os.PathLike[str]) -> bool:
@@ -244,6 +285,8 @@ def parse_tournament(
         gate=GateRule(**data["gate"]) if isinstance(data.get("gate"), dict) else None,
         source=source,
         sandbox=sandbox_spec(data.get("sandbox"), base, enabled_by_default=True),
+        duplicate_deals=data.get("duplicate_deals", True),
+        fail_on=faults_fail_on(data),
     )
 
 

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .stats import compute_stats
+from .stats_tables import ranked_players
 from .terminal import sanitize
 from .tournament import Progress as TournamentProgress
 
@@ -65,7 +66,7 @@ class LiveTournament:
             return
         stats = compute_stats(progress.records)
         table = Table("player", "points/hole", "mean place", "wins", "faults")
-        for p in sorted(stats.players, key=lambda p: p.mean_placing):
+        for p in ranked_players(stats):  # by score per hole, as the final standings
             per_hole = "-" if p.score_per_hole is None else f"{p.score_per_hole.mean:.2f}"
             table.add_row(sanitize(p.name), per_hole, f"{p.mean_placing:.2f}", f"{p.win_share:.0%}", str(p.faults))
         self.live.update(Group(self.bar, table), refresh=True)

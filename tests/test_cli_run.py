@@ -1,7 +1,8 @@
 """`golfref run` and `golfref check-config` as real subprocesses.
 
-Exit codes (README): 0 the match finished, 1 a seat was disqualified (or, under --strict, a
-bot faulted), 2 usage or a bad config (one `golfref: error:` line), 3 internal error, 128 + N
+Exit codes (README): 0 the match finished, 1 a bot's seat was ended by a fault (disqualified)
+unless --accept-faults (or, under --strict, a bot faulted at all), 2 usage or a bad config
+(one `golfref: error:` line), 3 internal error, 128 + N
 stopped by signal N: 130 Ctrl-C (SIGINT), 143 SIGTERM, 129 SIGHUP (every bot stopped, the
 incomplete log kept).
 """
@@ -221,6 +222,49 @@ def test_strict_exits_1_when_a_bot_faulted(tmp_path: Path) -> None:
     assert f"fault: beta: {first['kind']} (hole {first['hole']}," in done.stdout  # numbered as in the log
     clean = write_config(tmp_path, [bot("alpha", "echo_bot.py", token=token), {"name": "h", "builtin": "random"}])
     assert golfref("run", str(clean), "--log", str(tmp_path / "c.json"), "--strict", "--quiet").returncode == 0
+    assert leftovers(token) == []
+
+
+def test_accept_faults_keeps_exit_0_after_a_disqualification_and_the_config_key_does_the_same(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    players = [bot("alpha", "bad_bot.py", "crash-at-startup", token=token), {"name": "h", "builtin": "random"}]
+    config = write_config(tmp_path, players)
+    log = str(tmp_path / "m.json")
+    assert golfref("run", str(config), "--log", log, "--quiet").returncode == 1  # a seat ended by a fault
+    done = golfref("run", str(config), "--log", log, "--quiet", "--accept-faults")
+    assert done.returncode == 0, done.stderr
+    assert "disqualified" in done.stdout  # accepted, still reported
+    text = config.read_text(encoding="utf-8")
+    for fail_on, code in (("never", 0), ("ended", 1), ("any", 1)):
+        config.write_text(text + f"faults: {{fail_on: {fail_on}}}\n", encoding="utf-8")
+        assert golfref("run", str(config), "--log", log, "--quiet").returncode == code, fail_on
+    # The key decides the exit status only: the log records the fault policy without it.
+    assert "fail_on" not in read_log(log)["fault_policy"]
+    both = golfref("run", str(config), "--log", log, "--strict", "--accept-faults")
+    assert both.returncode == 2
+    assert both.stderr == ("golfref: error: --strict and --accept-faults: choose one (--strict exits 1 on any fault, "
+                           "--accept-faults on none)\n")  # fmt: skip
+    config.write_text(text + "faults: {fail_on: sometimes}\n", encoding="utf-8")
+    bad = golfref("run", str(config), "--log", log)
+    assert bad.returncode == 2 and "faults.fail_on: 'sometimes' is not one of: ended, any, never" in bad.stderr
+    assert leftovers(token) == []
+
+
+def test_a_fault_played_through_passes_unless_strict_or_fail_on_any(tmp_path: Path) -> None:
+    token = uuid.uuid4().hex
+    config = write_config(tmp_path, [bot("alpha", "echo_bot.py", token=token), bot("beta", "bad_bot.py", "wrong-id",
+                                                                                  token=token)])  # fmt: skip
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text + "faults: {max_faults: 1000}\n", encoding="utf-8")  # never disqualified
+    log = str(tmp_path / "m.json")
+    done = golfref("run", str(config), "--log", log, "--json", "--quiet")
+    assert done.returncode == 0, done.stderr
+    beta = json.loads(done.stdout)["players"][1]
+    assert beta["status"] == "faulted" and beta["fault_kinds"] == {"wrong_id": beta["faults"]} and beta["faults"] > 1
+    assert beta["first_fault"]["kind"] == "wrong_id" and beta["first_fault"]["hint"]
+    assert golfref("run", str(config), "--log", log, "--quiet", "--strict").returncode == 1
+    config.write_text(text + "faults: {max_faults: 1000, fail_on: any}\n", encoding="utf-8")
+    assert golfref("run", str(config), "--log", log, "--quiet").returncode == 1
     assert leftovers(token) == []
 
 

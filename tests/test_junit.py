@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import xmlschema
 
-from golfref.junit import MatchExtras, write_junit
+from golfref.junit import Case, MatchExtras, write_junit
 from golfref.results import MatchRecord
 from golfref.sprt import Gate, GateVerdict, evaluate_gate
 from golfref.stats import compute_stats
@@ -23,7 +23,10 @@ def rec(
 ) -> MatchRecord:
     totals = tuple(sum(h[s] for h in holes) for s in range(2))
     placings = tuple(1 + sum(t < mine for t in totals) for mine in totals)
-    fields: dict[str, object] = {"statuses": ("ok", "ok"), "faults": (0, 0), "decision_ms": ((), ())} | kw
+    fields: dict[str, object] = {
+        "statuses": ("ok", "ok"), "faults": (0, 0), "decision_ms": ((), ()), "fallback_holes": ((), ()),
+        "fault_kinds": ((), ()), "forfeit_score": 40,
+    } | kw  # fmt: skip
     return MatchRecord(index, deal_set, seating, holes, totals, placings, **fields)  # type: ignore[arg-type]
 
 
@@ -46,18 +49,22 @@ EXTRAS = {
 
 def test_matches_and_gate_validate_against_the_junit_schema(tmp_path: Path) -> None:
     gate = evaluate_gate(Gate("new", "base", margin=0.5), compute_stats(RECORDS))
-    assert gate.verdict is GateVerdict.NOT_ENOUGH_DATA
+    assert gate.verdict is GateVerdict.FAIL  # new forfeited match 2: whatever the margin
+    sprt = Case("sprt: SPRT continue", failure="fail: undecided", details="fail: undecided", kind="sprt")
     out = tmp_path / "junit.xml"
-    write_junit(out, RECORDS, EXTRAS, gate)
+    write_junit(out, RECORDS, EXTRAS, gate, more=[sprt])
     SCHEMA.validate(str(out))  # raises on any violation
     root = ET.parse(out).getroot()
     suite = root.find("testsuite")
     assert suite is not None
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "2", "0")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("6", "3", "0")
     cases = suite.findall("testcase")
     names = [c.get("name") for c in cases[:2]]
     assert names == ["match 0: deal set 0: new vs base", "match 1: deal set 0: base vs new"]
     assert cases[2].get("time") == "1.250" and suite.get("time") == "1.750"
+    failure = cases[-1].find("failure")
+    assert cases[-1].get("name") == "sprt: SPRT continue" and failure is not None
+    assert (failure.get("type"), failure.get("message")) == ("sprt", "fail: undecided")
 
 
 def test_a_fault_is_a_failure_carrying_the_message_and_stderr_tail(tmp_path: Path) -> None:

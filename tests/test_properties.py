@@ -47,7 +47,7 @@ from golfref.rules import (
     Rules,
     resolve_rules,
 )
-from golfref.scoring import score_grid
+from golfref.scoring import forfeit_score, score_grid
 from golfref.view import events_for, view
 
 MAX_STEPS = 200_000
@@ -389,6 +389,7 @@ class Runner:
         for s in range(p):
             assert r.grid_scores[s] == score_grid([g.ranks[c] for c in r.grids[s]], rules)
             assert r.scores[s] == r.grid_scores[s].total + r.penalties[s]
+            assert r.scores[s] <= forfeit_score(rules), "a fallback hole's charge bounds every hole score"
         previous = g.results[-2].totals if len(g.results) > 1 else (0,) * p
         assert r.totals == tuple(a + b for a, b in zip(previous, r.scores, strict=True))
         if r.end is HoleEnd.TURN_LIMIT:

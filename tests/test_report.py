@@ -83,7 +83,29 @@ def test_fault_report_shows_the_line_a_hint_and_the_stderr_tail(result: MatchRes
 def test_summary_json(result: MatchResult) -> None:
     data = summary_json(result)
     assert data["match_id"] == "m-1" and data["log"] == "logs/m.json" and data["seed"] == 4
+    hint = "bots print only protocol lines on stdout; write debug output to stderr"
+    first = {**result.faults[0].to_json(), "hint": hint}
+    tail = [f"line {i}" for i in range(3, STDERR_TAIL + 3)] + [HOSTILE]
     assert data["players"][0] == {
-        "seat": 0, "name": HOSTILE, "status": "faulted", "faults": 1, "holes": [3, 9], "total": 12, "place": 2,
-    }
+        "seat": 0, "name": HOSTILE, "status": "faulted", "faults": 1, "fault_kinds": {"not_json": 1},
+        "first_fault": first, "stderr_tail": tail[-STDERR_TAIL:], "holes": [3, 9], "total": 12, "place": 2,
+    }  # fmt: skip
+    assert data["players"][1]["fault_kinds"] == {} and data["players"][1]["first_fault"] is None
     assert data["faults"] == [result.faults[0].to_json()]
+
+
+def test_several_faults_are_counted_by_kind_in_the_text_and_the_json(result: MatchResult) -> None:
+    import dataclasses
+
+    more = (
+        *result.faults,
+        Fault(0, FaultKind.TIMEOUT, "no answer in time", None, 1, 8, 20),
+        Fault(0, FaultKind.NOT_JSON, "not JSON", "x", 1, 9, 30),
+    )
+    several = dataclasses.replace(result, faults=more)
+    lines = fault_report(several)
+    assert lines[0].startswith("golfref: \\x1b[31mevil[bold]x[/] (seat 0): not_json (and 2 more): bad ")
+    assert lines[1] == "  faults by kind: not_json 2, timeout 1"
+    data = summary_json(several)
+    assert data["players"][0]["fault_kinds"] == {"not_json": 2, "timeout": 1}
+    assert data["players"][0]["first_fault"]["request"] == 7  # the first fault, as the text shows it

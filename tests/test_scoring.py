@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from golfref import cards
 from golfref.cards import Rank
 from golfref.rules import resolve_rules
-from golfref.scoring import GridScore, block_slots, card_value, rank_values, score_grid
+from golfref.scoring import GridScore, block_slots, card_value, forfeit_score, rank_values, score_grid
 
 
 def parse_grid(text: str) -> tuple[list[Rank], str]:
@@ -563,3 +563,52 @@ def test_block_slots_are_the_square_below_and_right_of_the_corner() -> None:
     assert block_slots(5, 4) == (5, 6, 9, 10)
     result = score("5S 5H 3D / 5C 5D 4S", block_bonus=-20)
     assert result.blocks == (0,) and [result.points[s] for s in block_slots(0, 3)] == [-5, -5, -5, -5]
+
+
+# --- The forfeit score: what a fallback hole counts in a tournament -------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "expected"),
+    [
+        ("standard", {}, 60),  # 6 cards x 10 (a ten, jack or queen); no knocking
+        ("standard", {"layout": "2x2"}, 40),
+        ("classic", {"court_values": "11/12"}, 72),  # a queen is worth 12
+        ("classic", {"jokers": 15}, 90),  # a joker worth 15 beats every other card
+        ("knock", {}, 70),  # 60 + the knock penalty 10
+        ("knock", {"knock_penalty": "double"}, 120),  # a failed knocker's 60 counted twice
+        ("arena", {"layout": "2x2"}, 50),  # arena's 2x2 closing is knocking: 40 + 10
+        ("classic", {"layout": "2x2", "block_bonus": 30}, 40),  # a block's share, 8, is below a ten
+        ("classic", {"layout": "2x2", "block_bonus": 50}, 52),  # shares 13, 13, 12, 12: bounded by 13 a slot
+    ],
+)
+def test_forfeit_score_worked_examples(preset: str, overrides: dict[str, Any], expected: int) -> None:
+    assert forfeit_score(resolve_rules(preset, overrides)) == expected
+
+
+@given(
+    rows=st.integers(1, 4),
+    cols=st.integers(1, 4),
+    data=st.data(),
+    preset=st.sampled_from(["standard", "classic", "knock", "arena"]),
+    jokers=st.sampled_from(["off", -5, 0, 15, 100]),
+    twos=st.sampled_from([-2, 2]),
+    court=st.sampled_from(["10/10", "11/12"]),
+    block=st.sampled_from(["off", -20, 30, 100]),
+    penalty=st.sampled_from([0, 10, 100, "double"]),
+)
+def test_no_grid_and_knock_penalty_scores_above_the_forfeit_score(
+    rows: int, cols: int, data: Any, preset: str, jokers: Any, twos: int, court: str, block: Any, penalty: Any
+) -> None:
+    rules = resolve_rules(
+        preset,
+        {"layout": f"{rows}x{cols}", "jokers": jokers, "twos": twos, "court_values": court, "block_bonus": block,
+         "knocking": True, "knock_penalty": penalty},
+        2,
+    )  # fmt: skip
+    ranks = [r for r in Rank if r is not Rank.JOKER or rules.jokers is not None]
+    grid = data.draw(st.lists(st.sampled_from(ranks), min_size=rows * cols, max_size=rows * cols))
+    raw = score_grid(grid, rules).total
+    # The engine's failed knock (D4): a fixed penalty added, or a positive score doubled.
+    worst = 2 * raw if penalty == "double" and raw > 0 else raw + (0 if penalty == "double" else penalty)
+    assert worst <= forfeit_score(rules)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from golfref.results import MatchRecord
-from golfref.sprt import Gate, GateVerdict, SprtConfig, SprtState, evaluate_gate, sprt
+from golfref.sprt import Gate, GateVerdict, SprtConfig, SprtState, SprtVerdict, evaluate_gate, sprt
 from golfref.stats import compute_stats
 
 from .conftest import ROOT
@@ -96,7 +96,10 @@ def duplicate_records(diffs: list[float]) -> list[MatchRecord]:
         holes = ((5, 5), (5 + extra, 5))
         totals = (10 + extra, 10)
         placings = (1, 2) if extra < 0 else (2, 1) if extra > 0 else (1, 1)
-        records.append(MatchRecord(d, d, ("new", "base"), holes, totals, placings, ("ok", "ok"), (0, 0), ((), ())))
+        records.append(
+            MatchRecord(d, d, ("new", "base"), holes, totals, placings, ("ok", "ok"), (0, 0), ((), ()), ((), ()),
+                        ((), ()), 40)  # fmt: skip
+        )
     return records
 
 
@@ -142,3 +145,48 @@ def test_gate_confidence_widens_the_interval() -> None:
     assert result.high == pytest.approx(0.7362, abs=1e-4)
     with pytest.raises(ValueError, match="margin"):
         Gate("new", "base", margin=-1.0)
+
+
+# --- The SPRT's verdict, as the exit status reads it ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("d0", "d1", "diffs", "state", "verdict"),
+    [
+        # H1 (d1 = -0.5) favours the player: accepting it passes, accepting H0 fails.
+        (0.0, -0.5, [-0.5, -0.5], SprtState.ACCEPT_H1, SprtVerdict.PASS),
+        (0.0, -0.5, [0.0, 0.0], SprtState.ACCEPT_H0, SprtVerdict.FAIL),
+        # The hypotheses the other way round: now H0 (d0 = -0.5) is the favourable one.
+        (-0.5, 0.0, [-0.5, -0.5], SprtState.ACCEPT_H0, SprtVerdict.PASS),
+        (-0.5, 0.0, [0.0, 0.0], SprtState.ACCEPT_H1, SprtVerdict.FAIL),
+        (0.0, -0.5, [-1.0, 0.0, -1.0], SprtState.CONTINUE, SprtVerdict.UNDECIDED),
+    ],
+)
+def test_the_sprt_passes_only_on_the_hypothesis_that_favours_the_player(
+    d0: float, d1: float, diffs: list[float], state: SprtState, verdict: SprtVerdict
+) -> None:
+    result = sprt(diffs, SprtConfig(d0=d0, d1=d1))
+    assert (result.state, result.verdict) == (state, verdict)
+    assert result.passed is (verdict is SprtVerdict.PASS)
+    line = result.verdict_line("new")
+    assert line.startswith(f"{'pass' if result.passed else 'fail'}: ") and "\n" not in line
+    assert result.to_json()["verdict"] == verdict.value
+    if verdict is SprtVerdict.UNDECIDED:
+        assert line == "fail: undecided after 3 deal sets: not enough data to accept either hypothesis"
+
+
+def test_a_player_that_forfeited_fails_the_gate_whatever_the_margin() -> None:
+    # new is far better on the numbers (4 points per hole less), but it forfeited one match of six.
+    records = duplicate_records([-4.0] * 6)
+    last = records[-1]
+    records[-1] = MatchRecord(
+        last.match_index, last.deal_set, last.seating, last.hole_scores, last.totals, last.placings,
+        ("disqualified", "ok"), (1, 0), ((), ()), ((), ()), (("exited",), ()), 40,
+    )  # fmt: skip
+    stats = compute_stats(records)
+    for margin in (0.0, 5.0, 1000.0):
+        result = evaluate_gate(Gate("new", "base", margin=margin), stats)
+        assert result.verdict is GateVerdict.FAIL and not result.passed
+        assert result.message.startswith("fail: new forfeited 1 of 6 matches (disqualified: the fallback played")
+    # The baseline's forfeits are no reason to fail the player.
+    assert evaluate_gate(Gate("base", "new", margin=1000.0), stats).passed

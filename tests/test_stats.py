@@ -13,10 +13,12 @@ from golfref.stats import (
     Estimate,
     PairStats,
     TournamentStats,
+    complete_deal_sets,
     compute_stats,
     estimate,
     likelihood_of_superiority,
     pair_block_differences,
+    penalised,
     percentile,
     pooled_sd_ratio,
     rating_history,
@@ -24,16 +26,20 @@ from golfref.stats import (
     t_quantile,
 )
 from golfref.stats_tables import (
+    STANDINGS_TITLE,
     StandingsOrder,
     duplicate_deals_line,
     pairwise_csv_rows,
     pairwise_lines,
     pairwise_table,
+    ranked_players,
     seat_lines,
     standings_csv_rows,
     standings_lines,
     standings_table,
 )
+
+FORFEIT = 40  # standard 2x2: four cards at 10
 
 
 def record(
@@ -45,9 +51,14 @@ def record(
     statuses: tuple[str, ...] = ("ok", "ok"),
     faults: tuple[int, ...] = (0, 0),
     decision_ms: tuple[tuple[float, ...], ...] = ((), ()),
+    fallback: tuple[tuple[int, ...], ...] = ((), ()),
+    forfeit: int = FORFEIT,
 ) -> MatchRecord:
     totals = tuple(sum(hole[seat] for hole in holes) for seat in range(len(seating)))
-    return MatchRecord(index, deal_set, seating, holes, totals, placings, statuses, faults, decision_ms)
+    kinds = tuple(("timeout",) * n for n in faults)
+    return MatchRecord(
+        index, deal_set, seating, holes, totals, placings, statuses, faults, decision_ms, fallback, kinds, forfeit
+    )
 
 
 # Three deal sets, each played in both seatings (A,B) and (B,A), two holes per match.
@@ -107,7 +118,8 @@ def test_player_tallies() -> None:
     # A won 1 + 1 + 1/2 (shared) + 1 of 6; B 1/2 + 1 + 1; together one win per match.
     assert a.win_share == pytest.approx(3.5 / 6)
     assert b.win_share == pytest.approx(2.5 / 6)
-    assert (a.faults, a.disqualifications, b.faults, b.disqualifications) == (2, 1, 0, 0)
+    assert (a.faults, a.forfeits, b.faults, b.forfeits) == (2, 1, 0, 0)
+    assert (a.fallback_holes, b.fallback_holes) == (0, 0)  # the fixture's disqualification came after its last hole
     # A's times 10, 20, 30, 40: median 25; 95th percentile at rank 0.95 * 3 = 2.85: 30 + 0.85 * 10.
     assert (a.decisions, a.decision_median_ms, a.decision_p95_ms) == (4, 25.0, pytest.approx(38.5))
     # B is a built-in: no decision times, so no median either.
@@ -125,8 +137,10 @@ def test_pairwise_difference_los_and_variance_reduction() -> None:
     assert pair.diff.se == pytest.approx(0.88191710)
     assert pair.diff.low == pytest.approx(-1 / 6 - 3.79458, abs=1e-5)
     assert pair.diff.high == pytest.approx(-1 / 6 + 3.79458, abs=1e-5)
-    # LOS: P(true A - B < 0) = Phi(0.16667 / 0.88192) = Phi(0.18898) = 0.57495.
-    assert pair.los == pytest.approx(0.57495, abs=1e-5)
+    # LOS: P(true A - B < 0) from Student's t with 2 degrees of freedom, as the interval:
+    # t = 0.16667 / 0.88192 = 0.18898, and with 2 df the cdf is 1/2 + t / (2 sqrt(2 + t^2)) = 0.56623
+    # (the normal's Phi(0.18898) would say 0.57495).
+    assert pair.los == pytest.approx(0.566227, abs=1e-6)
     # Paired SD 1.52753; unpaired sqrt(var A + var B) = sqrt(0.64583 + 0.8125) = 1.20761; ratio 1.26491.
     assert pair.paired_sd == pytest.approx(1.52753, abs=1e-5)
     assert pair.unpaired_sd == pytest.approx(1.20761, abs=1e-5)
@@ -211,8 +225,12 @@ def test_to_json_round_trips_through_json() -> None:
 def test_helpers() -> None:
     assert percentile([5.0], 95) == 5.0
     assert percentile([1.0, 2.0, 3.0, 4.0, 5.0], 50) == 3.0
-    assert likelihood_of_superiority(-1.0, 0.0) == 1.0
-    assert likelihood_of_superiority(0.0, 1.0) == 0.5
+    assert likelihood_of_superiority(-1.0, 0.0, 3) == 1.0
+    assert likelihood_of_superiority(0.0, 1.0, 3) == 0.5
+    # docs/TOURNAMENT_STATS.md's example: -3.139 with se 1.355 over 6 deal sets is 96.6%, not the normal's 99.0%.
+    assert likelihood_of_superiority(-3.138889, 1.354975, 5) == pytest.approx(0.966, abs=5e-4)
+    with pytest.raises(ValueError, match="df"):
+        likelihood_of_superiority(-1.0, 1.0, 0)
     assert estimate([1.0, 3.0]).interval(0.5) == pytest.approx((2.0 - 1.0, 2.0 + 1.0))  # t(0.75, 1) = 1
 
 
@@ -263,31 +281,54 @@ def test_pairwise_interval_covers_true_difference_about_95_percent() -> None:
 # --- Tables and CSV ---------------------------------------------------------------------------
 
 
-def test_standings_tables_sorted_by_rating_or_placing() -> None:
+def test_standings_are_sorted_by_score_per_hole_not_by_rating() -> None:
     stats = compute_stats(FIXTURE)
-    # B's ordinal (4.36) is above A's (3.51): A's two last matches were losses; A places better on average.
-    by_rating = standings_lines(stats)
-    assert by_rating[0].split()[:4] == ["#", "player", "ordinal", "mu"]
-    assert [line.split()[1] for line in by_rating[2:]] == ["B", "A"]
-    by_placing = standings_lines(stats, StandingsOrder.PLACING)
-    assert [line.split()[1] for line in by_placing[2:]] == ["A", "B"]
-    a_line = by_placing[2].split()
-    assert a_line[6:9] == ["2.33", "[0.34,", "4.33]"]  # score/hole and its interval, as computed above
-    assert a_line[-2:] == ["25.0", "38.5"] and by_placing[3].split()[-2:] == ["-", "-"]  # B: no times
-    assert len({len(line) for line in by_placing[:2]}) == 1  # header and rule line up
+    # B's ordinal (4.36) is above A's (3.51): A's two last matches were losses. The table is
+    # ordered by what it headlines, score per hole: A's 2.33 before B's 2.50.
+    ordinal = {r.name: r.ordinal for r in stats.ratings}
+    assert ordinal["B"] > ordinal["A"]
+    lines = standings_lines(stats)
+    assert lines[0].split()[:4] == ["#", "player", "matches", "score/hole"]
+    assert [line.split()[1] for line in lines[2:]] == ["A", "B"]
+    a_line = lines[2].split()
+    assert a_line[3:6] == ["2.33", "[0.34,", "4.33]"]  # score/hole and its interval, as computed above
+    assert a_line[8:11] == ["2", "1", "0"]  # faults, forfeits, fallback holes
+    assert a_line[-2:] == ["25.0", "38.5"] and lines[3].split()[-2:] == ["-", "-"]  # B: no times
+    assert len({len(line) for line in lines[:2]}) == 1  # header and rule line up
+    assert "do not order the table" in STANDINGS_TITLE
+
+
+def test_equal_scores_are_ordered_by_mean_placing_then_name() -> None:
+    # Z and Y both score 2 per hole (Z: 1 and 3 per deal set, Y: 2 and 2); Z wins three matches by a
+    # point and loses one by three, so it places better (1.25 against 1.75) and goes first.
+    records = [
+        record(0, 0, ("Z", "Y"), ((1, 2),), (1, 2)),
+        record(1, 0, ("Y", "Z"), ((2, 1),), (2, 1)),
+        record(2, 1, ("Z", "Y"), ((1, 2),), (1, 2)),
+        record(3, 1, ("Y", "Z"), ((2, 5),), (1, 2)),
+    ]
+    stats = compute_stats(records)
+    z, y = stats.player("Z"), stats.player("Y")
+    assert z is not None and y is not None and z.score_per_hole is not None and y.score_per_hole is not None
+    assert z.score_per_hole.mean == y.score_per_hole.mean == 2.0
+    assert (z.mean_placing, y.mean_placing) == (1.25, 1.75)
+    assert [p.name for p in ranked_players(stats)] == ["Z", "Y"]
+    assert [p.name for p in ranked_players(stats, StandingsOrder.PLACING)] == ["Z", "Y"]
+    tied = [record(0, 0, ("F", "E"), ((2, 2),), (1, 1)), record(1, 0, ("E", "F"), ((2, 2),), (1, 1))]
+    assert [p.name for p in ranked_players(compute_stats(tied))] == ["E", "F"]
 
 
 def test_pairwise_and_seat_tables() -> None:
     stats = compute_stats(FIXTURE)
     pair = pairwise_lines(stats)
-    assert pair[2].split() == ["A", "B", "3", "-0.167", "[-3.96,", "+3.63]", "57.5%", "1.53", "1.21", "1.26"]
+    assert pair[2].split() == ["A", "B", "3", "-0.167", "[-3.96,", "+3.63]", "56.6%", "1.53", "1.21", "1.26"]
     seats = seat_lines(stats)
     assert seats[2].split()[:4] == ["0", "12", "2.50", "[1.88,"]
 
 
 def test_csv_rows_full_precision_and_empty_when_undefined() -> None:
     stats = compute_stats(FIXTURE)
-    rows = standings_csv_rows(stats, StandingsOrder.PLACING)
+    rows = standings_csv_rows(stats)
     header = rows[0]
     a = dict(zip(header, rows[1], strict=True))
     b = dict(zip(header, rows[2], strict=True))
@@ -295,12 +336,13 @@ def test_csv_rows_full_precision_and_empty_when_undefined() -> None:
     assert (b["decision_median_ms"], b["decision_p95_ms"]) == ("", "")
     pair_rows = pairwise_csv_rows(stats)
     assert len(pair_rows) == 2 and float(dict(zip(pair_rows[0], pair_rows[1], strict=True))["los"]) == pytest.approx(
-        0.5749466
+        0.566227, abs=1e-6
     )
 
 
 def test_a_damaged_record_is_refused_with_one_line() -> None:
-    bad = MatchRecord(7, 0, ("A", "B"), ((1, 2), (3,)), (4, 2), (2, 1), ("ok", "ok"), (0, 0), ((), ()))
+    bad = MatchRecord(7, 0, ("A", "B"), ((1, 2), (3,)), (4, 2), (2, 1), ("ok", "ok"), (0, 0), ((), ()), ((), ()),
+                      ((), ()), 40)  # fmt: skip
     with pytest.raises(ValueError, match=r"^match 7: hole_scores\[1\] has 1 seats, its seating 2$"):
         compute_stats([bad])
 
@@ -333,3 +375,96 @@ def test_pooled_sd_ratio_weighs_each_pair_by_its_variance() -> None:
     assert duplicate_deals_line(compute_stats(FIXTURE)).endswith("1.26 over 1 pair: the variance of a difference "
                                                                  "60% higher, no luck removed")
     assert "nothing to compare" in duplicate_deals_line(compute_stats(FIXTURE[:2]))
+
+
+# --- Faults count against the bot ---------------------------------------------------------------
+
+
+def test_a_fallback_hole_scores_the_forfeit_score_and_placings_follow_the_penalised_totals() -> None:
+    # B's seat played hole 1 through the fallback, which scored 0 there: B is charged 40 instead,
+    # and loses the match it "won" 5 to 9.
+    played = record(0, 0, ("A", "B"), ((4, 5), (5, 0)), (2, 1), ("ok", "faulted"), (0, 1), fallback=((), (1,)))
+    charged = penalised(played)
+    assert charged.hole_scores == ((4, 5), (5, 40)) and charged.totals == (9, 45) and charged.placings == (1, 2)
+    assert (played.hole_scores, played.totals) == (((4, 5), (5, 0)), (9, 5))  # the record itself is unchanged
+    clean = record(1, 0, ("A", "B"), ((4, 5),), (1, 2))
+    assert penalised(clean) is clean
+    # A disqualified seat places last whatever its penalised total (D14), here tied at 40 with A.
+    out = record(2, 0, ("A", "B"), ((40, 1),), (1, 2), ("ok", "disqualified"), (0, 1), fallback=((), ()))
+    worse = record(3, 0, ("A", "B"), ((40, 3), (0, 0)), (2, 1), ("ok", "disqualified"), (0, 1), fallback=((), (1,)))
+    assert penalised(worse).totals == (40, 43) and penalised(worse).placings == (1, 2)
+    assert penalised(out).placings == out.placings == (1, 2)
+
+
+def crasher_tournament(deal_sets: int = 4) -> list[MatchRecord]:
+    """`crasher` disqualified at the start of every match: the fallback plays every hole of its seat and
+    happens to score exactly what `greedy` scores (the old bug: both then looked equal)."""
+    records = []
+    for d in range(deal_sets):
+        for s, seating in enumerate((("crasher", "greedy"), ("greedy", "crasher"))):
+            c = seating.index("crasher")
+            holes = ((3 + d, 3 + d), (5, 5))
+            records.append(
+                record(2 * d + s, d, seating, holes, tuple(2 if i == c else 1 for i in range(2)),
+                       tuple("disqualified" if i == c else "ok" for i in range(2)),
+                       tuple(1 if i == c else 0 for i in range(2)),
+                       fallback=tuple((0, 1) if i == c else () for i in range(2)))
+            )  # fmt: skip
+    return records
+
+
+def test_a_bot_disqualified_in_every_match_scores_the_forfeit_score_not_the_fallbacks() -> None:
+    stats = compute_stats(crasher_tournament())
+    crasher, greedy = stats.player("crasher"), stats.player("greedy")
+    assert crasher is not None and greedy is not None and crasher.score_per_hole is not None
+    assert crasher.score_per_hole.mean == FORFEIT  # not greedy's 5.75
+    assert (crasher.forfeits, crasher.fallback_holes, greedy.forfeits, greedy.fallback_holes) == (8, 16, 0, 0)
+    assert (crasher.mean_placing, crasher.win_share, greedy.win_share) == (2.0, 0.0, 1.0)
+    pair = stats.pair("crasher", "greedy")
+    assert pair is not None and pair.diff.mean > 30 and pair.los is not None and pair.los < 1e-5
+    # greedy's score per hole in deal set d: (3 + d + 5) / 2 over its two matches.
+    assert pair_block_differences(crasher_tournament(), "crasher", "greedy") == [40 - (8 + d) / 2 for d in range(4)]
+    assert [p.name for p in ranked_players(stats)] == ["greedy", "crasher"]
+    line = standings_lines(stats)[3].split()
+    assert line[:2] == ["2", "crasher"] and line[8:11] == ["8", "8", "16"]  # faults, forfeits, fallback holes
+    header, row = standings_csv_rows(stats)[0], standings_csv_rows(stats)[2]
+    assert dict(zip(header, row, strict=True))["forfeits"] == "8"
+    assert dict(zip(header, row, strict=True))["fallback_holes"] == "16"
+    # The ratings see the penalised placings: greedy won every match.
+    rated = {r.name: r.ordinal for r in stats.ratings}
+    assert rated["greedy"] > rated["crasher"]
+
+
+def test_a_record_naming_a_hole_it_has_not_is_refused() -> None:
+    bad = record(4, 0, ("A", "B"), ((1, 2),), (1, 2), fallback=((3,), ()))
+    with pytest.raises(ValueError, match=r"^match 4: fallback_holes\[0\] names a hole outside its 1$"):
+        compute_stats([bad])
+
+
+def test_complete_deal_sets_keep_only_deal_sets_with_every_seating() -> None:
+    half = [r for r in FIXTURE if r.match_index != 5]  # deal set 2 lost its second seating
+    assert [r.match_index for r in complete_deal_sets(half, 2)] == [0, 1, 2, 3]
+    assert complete_deal_sets(FIXTURE, 2) == list(FIXTURE)
+    assert complete_deal_sets(FIXTURE, 3) == []
+
+
+def test_the_duplicate_deals_line_claims_no_luck_removed_when_every_difference_is_the_same() -> None:
+    same = TournamentStats(0, 0, (), (_pair(0.0, 2.0),), (), ())
+    line = duplicate_deals_line(same)
+    assert line.startswith(
+        "duplicate deals: paired SD / unpaired SD 0.00 over 1 pair: every paired difference was the same"
+    )
+    assert "luck all removed" not in line and "says nothing of the deals' luck" in line
+    # One side without spread (a constant forfeit score) gives exactly 1: no luck removed, and no "0% higher".
+    flat = duplicate_deals_line(TournamentStats(0, 0, (), (_pair(1.3, 1.3),), (), ()))
+    assert flat.endswith("1.00 over 1 pair: the same spread paired as unpaired, no luck removed")
+    off = duplicate_deals_line(compute_stats(FIXTURE), duplicate_deals=False)
+    assert off.startswith("duplicate deals off (duplicate_deals: false): every match had a deal of its own; ")
+    assert "1.26 over 1 pair" in off and "lower" not in off and "higher" not in off
+
+
+def test_a_disqualified_seat_never_wins_even_when_every_seat_was() -> None:
+    out = ("disqualified", "disqualified")
+    both = record(0, 0, ("A", "B"), ((40, 40),), (1, 1), out, (1, 1), fallback=((0,), (0,)))
+    stats = compute_stats([both])
+    assert [(p.name, p.win_share, p.mean_placing) for p in stats.players] == [("A", 0.0, 1.0), ("B", 0.0, 1.0)]
