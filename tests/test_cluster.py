@@ -312,6 +312,19 @@ def test_uploaded_bots_run_from_the_workers_copy_with_their_run_bit(tmp_path: Pa
     assert not Path(cwd).exists()  # and is gone with the tournament
 
 
+def test_an_upload_with_a_link_out_of_its_folder_is_refused_before_any_match(tmp_path: Path, scheduler: str) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "greedy_bot.py").write_bytes(GREEDY.read_bytes())
+    (bots / "secrets").symlink_to("/etc")
+    executor = DaskExecutor(scheduler, upload=bots)
+    refusal = rf"^--cluster-upload {bots}: secrets: a link to an absolute path \(/etc\); workers unpack only"
+    with pytest.raises(ClusterError, match=refusal):
+        run_tournament(_config(tmp_path, POOL, "out"), executor=executor)
+    with Store(tmp_path / "out", create=False) as store:
+        assert store.matches() == []
+
+
 def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
