@@ -8,11 +8,11 @@ log into the worker's scratch space and sends its bytes back; the client writes 
 where a local run would. Workers so need no shared writable file system.
 
 Bots reach workers by the same paths (a shared or synced file system), or in a folder the
-client uploads to each worker once (`upload`: a worker plugin unpacks it, run bits kept,
-and every path under the folder in a bot's command or working directory points into the
-worker's copy). Before its first match of a tournament each worker fingerprints every bot
-(`golfref.fingerprint`) and refuses, naming itself and the bot, when one differs from the
-client's.
+client uploads to each worker once (`upload`: a worker plugin unpacks it with
+`golfref.bundle`, run bits kept, and every path under the folder in a bot's command,
+working directory or sandbox paths points into the worker's copy). Before its first match
+of a tournament each worker fingerprints every bot (`golfref.fingerprint`) and refuses,
+naming itself and the bot, when one differs from the client's.
 
 Faults: a worker that dies mid-match takes its match process with it (a parent-death
 signal: the match stops, its bots are killed) and the scheduler hands the match to another
@@ -233,6 +233,7 @@ def _on_worker(player: PlayerSpec, setup: _Setup) -> PlayerSpec:
         player,
         command=tuple(_moved(arg, root, copy) for arg in player.command),
         cwd=None if player.cwd is None else _moved(player.cwd, root, copy),
+        sandbox_paths=tuple(_moved(path, root, copy) for path in player.sandbox_paths),
     )
 
 
