@@ -83,8 +83,8 @@ class PlayerSpec:
     env: tuple[tuple[str, str], ...] = ()
     sandbox_paths: tuple[str, ...] = ()
     """More folders or files this bot alone sees read-only in the sandbox (absolute). Like the config's
-    ``sandbox`` section, not part of `to_json`: the log records them in ``players[i].sandbox.paths``,
-    and a tournament resumed with others plays on (docs/SANDBOX.md)."""
+    ``sandbox`` section, not part of `to_json` (so neither of a tournament's digest: a resume may
+    change them): the log records them in ``players[i].sandbox.paths`` (docs/SANDBOX.md)."""
 
     def to_json(self) -> dict[str, Any]:
         """The player as recorded in a log."""

@@ -312,6 +312,22 @@ def test_uploaded_bots_run_from_the_workers_copy_with_their_run_bit(tmp_path: Pa
     assert not Path(cwd).exists()  # and is gone with the tournament
 
 
+def test_a_worker_runs_an_uploaded_bot_with_its_paths_in_its_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command, the working directory and the player's sandbox paths under the uploaded folder move; others stay."""
+    from golfref.config import PlayerSpec
+
+    root, copy = tmp_path / "bots", tmp_path / "copy"
+    player = PlayerSpec(name="up", command=("python3", f"{root}/up/bot.py"), cwd=f"{root}/up",
+                        sandbox_paths=(f"{root}/venvs/up", "/opt/data"))  # fmt: skip
+    setup = cluster_module._Setup("run", str(root), ())
+    monkeypatch.setitem(cluster_module._uploads, "run", copy)
+    moved = cluster_module._on_worker(player, setup)
+    assert moved.command == ("python3", f"{copy}/up/bot.py") and moved.cwd == f"{copy}/up"
+    assert moved.sandbox_paths == (f"{copy}/venvs/up", "/opt/data")
+
+
 def test_an_upload_with_a_link_out_of_its_folder_is_refused_before_any_match(tmp_path: Path, scheduler: str) -> None:
     bots = tmp_path / "bots"
     bots.mkdir()
