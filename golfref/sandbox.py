@@ -15,16 +15,23 @@ three layers, each applied where the machine allows it and recorded in the log
   referee is not root (as root, bubblewrap sets up and `setpriv` drops to the bot's own
   user, with no capabilities and no new privileges); a file system that shows
   only the system's program folders (``/usr``, ``/etc`` and the ``/bin``, ``/lib``
-  links), the bot's own directory and the extra ``paths`` of the config, all read-only;
-  a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death with the
-  referee. The referee's config, its log folder and its virtual environment are covered
-  where they fall inside a folder the bot sees.
+  links), the bot's own directory and the extra ``paths`` of the config and of its player,
+  all read-only; a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death
+  with the referee. The referee's config, its log folder, its signing key and its virtual
+  environment are covered where they fall inside a folder the bot sees, and no folder
+  shown may be one of them or lie inside one.
 - **Resource limits** (``setrlimit``, inherited by each process of the bot): memory per
   process (``RLIMIT_DATA``, what a program allocates, and ``ADDRESS_SPACE_FACTOR`` times
   that of address space, which shared mappings count in and runtimes such as the JVM
   reserve more of than they use), CPU seconds per process over the match, processes
   of its user (only with a user of its own: otherwise the count would include the
   referee's), open files and file size.
+
+Before any bot starts, a `Sandbox` refuses in one line (`SandboxError`) what would make a
+bot run other than the user meant: with bubblewrap, a program (or a script's interpreter)
+that the user's shell finds where the sandbox shows nothing, or shows another one first;
+without it, as root, a program, file or folder the bot's own user could not reach (every
+folder on the way must let other users in: `others_cannot`).
 
 A bot that dies at a limit gets a `resource_limit` fault naming it (`Sandbox.limit_hit`):
 the CPU and file-size limits are told by the signal that ended it, memory, processes, open
@@ -657,7 +664,8 @@ class Sandbox:
             missing.append(
                 "network: allowed by the config" if spec.network else "network: not isolated without bubblewrap"
             )
-        extra = tuple(dict.fromkeys([*spec.paths, *paths]))
+        # The config checked that each exists; one gone since is neither shown nor recorded.
+        extra = tuple(p for p in dict.fromkeys([*spec.paths, *paths]) if os.path.exists(p))
         self.protections = Protections(
             enabled=True,
             user=user,
@@ -722,7 +730,7 @@ class Sandbox:
         """The bubblewrap command line that runs the bot's command."""
         spec = self.spec
         own = [directory.resolve()] if directory is not None else []
-        shown = own + [Path(p).resolve() for p in extra if os.path.exists(p)]
+        shown = own + [Path(p).resolve() for p in extra]
         system = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
         covers = self._covers(shown, own, hide)  # first: a folder that would show the referee's files is refused
         self._check_program(shown, system, hide)
