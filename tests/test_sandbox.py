@@ -299,7 +299,7 @@ def _venv_bot(shared: Path) -> tuple[Path, Path]:
     """A bot's folder whose PATH finds a python3 first in a folder of its own outside it (as in a virtual
     environment), and a python3 inside it second."""
     bots, venv = shared / "bots", shared / "venv"
-    (bots).mkdir()
+    bots.mkdir()
     (bots / "bot.py").write_text("print('hi')\n", encoding="utf-8")
     _program(bots / "bin" / "python3")
     _program(venv / "bin" / "python3")
