@@ -328,9 +328,7 @@ def check_config(
         if log is not None:
             fail("--log applies to a match config; a tournament's logs go into its results directory")
         t = _tournament_or_fail(config)
-        _check_sandboxes(
-            t.sandbox, t.players, t.results / "logs", t.source, (t.results,), lambda _i, p: f"player {p.name}"
-        )
+        _check_sandboxes(t.sandbox, t.players, t.results / "logs", t.source, (t.results,), _player_label)
         kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in t.players)
         out(
             f"{config}: ok: tournament {t.name}: {t.format.value}, tables of {t.table}, {t.deal_sets} deal sets; "
@@ -348,6 +346,11 @@ def check_config(
     _check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
     kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
+
+
+def _player_label(_seat: int, player: PlayerSpec) -> str:
+    """A tournament's player as its sandbox errors name it (a match's are named by seat)."""
+    return f"player {player.name}"
 
 
 def _check_sandboxes(
@@ -1299,6 +1302,9 @@ def tournament(
     cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox), fail_on=_fail_on(cfg.fail_on, strict, accept_faults))
     _sandbox_warning(cfg.sandbox)
     _signer_or_fail(sign)  # a bad key is refused before any match
+    if cluster is None:  # a bot that could not be sandboxed is refused before any match (workers check their own)
+        hide = (cfg.results,) if sign is None else (cfg.results, Path(sign))
+        _check_sandboxes(cfg.sandbox, cfg.players, cfg.results / "logs", cfg.source, hide, _player_label)
     executor: Executor | None = None
     cluster_errors: tuple[type[Exception], ...] = ()  # caught only with --cluster: without it, dask is not imported
     lost: tuple[type[Exception], ...] = ()

@@ -8,11 +8,11 @@ log into the worker's scratch space and sends its bytes back; the client writes 
 where a local run would. Workers so need no shared writable file system.
 
 Bots reach workers by the same paths (a shared or synced file system), or in a folder the
-client uploads to each worker once (`upload`: a worker plugin unpacks it, run bits kept,
-and every path under the folder in a bot's command or working directory points into the
-worker's copy). Before its first match of a tournament each worker fingerprints every bot
-(`golfref.fingerprint`) and refuses, naming itself and the bot, when one differs from the
-client's.
+client uploads to each worker once (`upload`: a worker plugin unpacks it with
+`golfref.bundle`, run bits kept, and every path under the folder in a bot's command,
+working directory or sandbox paths points into the worker's copy). Before its first match
+of a tournament each worker fingerprints every bot (`golfref.fingerprint`) and refuses,
+naming itself and the bot, when one differs from the client's.
 
 Faults: a worker that dies mid-match takes its match process with it (a parent-death
 signal: the match stops, its bots are killed) and the scheduler hands the match to another
@@ -25,7 +25,6 @@ with `ClusterLost`; the finished matches are in the store and the same command r
 from __future__ import annotations
 
 import contextlib
-import io
 import logging
 import os
 import re
@@ -34,7 +33,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tarfile
 import tempfile
 import threading
 import uuid
@@ -48,9 +46,10 @@ import orjson
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
+from .bundle import BundleError, pack, unpack
 from .config import LogSpec, PlayerSpec
 from .executor import Executor, MatchJob, MatchOutcome
-from .fingerprint import DIRECTORY_CAP_BYTES, SKIPPED_FOLDERS, fingerprint
+from .fingerprint import fingerprint
 from .log import write_log
 from .results import MatchRecord
 
@@ -234,6 +233,7 @@ def _on_worker(player: PlayerSpec, setup: _Setup) -> PlayerSpec:
         player,
         command=tuple(_moved(arg, root, copy) for arg in player.command),
         cwd=None if player.cwd is None else _moved(player.cwd, root, copy),
+        sandbox_paths=tuple(_moved(path, root, copy) for path in player.sandbox_paths),
     )
 
 
@@ -341,9 +341,10 @@ class _Setting(WorkerPlugin):
             copy = Path(worker.local_directory) / UPLOAD_FOLDER / self.run_id
             shutil.rmtree(copy, ignore_errors=True)
             copy.mkdir(parents=True)
-            with tarfile.open(fileobj=io.BytesIO(self.bundle)) as tar:
-                # "tar": keeps run bits, refuses absolute paths and ones leaving the folder.
-                tar.extractall(copy, filter="tar")
+            try:
+                unpack(self.bundle, copy)
+            except BundleError as e:
+                raise ClusterError(f"worker {worker.address}: the uploaded bots: {e}") from None
             _uploads[self.run_id] = copy
         # A worker runs at most as many matches at once as it has cores (or threads, if fewer).
         slots = self.per_worker or min(worker.state.nthreads, os.cpu_count() or 1)
@@ -369,23 +370,6 @@ class _Runners(WorkerPlugin):
 
 
 # -- the client's side ----------------------------------------------------------------------
-
-
-def _bundle(root: Path) -> bytes:
-    """The folder as a gzipped tar (modes kept), without caches and version-control folders."""
-
-    def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
-        return None if SKIPPED_FOLDERS.intersection(Path(info.name).parts) else info
-
-    data = io.BytesIO()
-    with tarfile.open(fileobj=data, mode="w:gz") as tar:
-        tar.add(root, arcname=".", filter=keep)
-    if data.tell() > DIRECTORY_CAP_BYTES:
-        raise ClusterError(
-            f"--cluster-upload {root}: {data.tell()} bytes packed, more than {DIRECTORY_CAP_BYTES}: "
-            "put the bots on the workers by the same path instead"
-        )
-    return data.getvalue()
 
 
 def _absolute(player: PlayerSpec) -> PlayerSpec:
@@ -470,7 +454,10 @@ class DaskExecutor(Executor):
         """Connect, set the workers up, check their bots, and submit every job; yield outcomes as they finish."""
         client = self._connect()
         setup = self._setup(jobs)
-        bundle = None if self.upload is None else _bundle(self.upload)
+        try:
+            bundle = None if self.upload is None else pack(self.upload)
+        except BundleError as e:
+            raise ClusterError(f"--cluster-upload {e}") from None
         self._plugin = f"golfref-{self.run_id}"
         try:
             client.register_plugin(_Runners(), name=RUNNERS_PLUGIN)

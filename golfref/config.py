@@ -26,7 +26,7 @@ import yaml
 
 from .policies import POLICIES
 from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, unknown_option
-from .sandbox import SandboxSpec, sandbox_spec
+from .sandbox import SandboxSpec, find_program, sandbox_spec
 
 __all__ = [
     "ConfigError",
@@ -93,6 +93,10 @@ class PlayerSpec:
     builtin: str | None = None
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
+    sandbox_paths: tuple[str, ...] = ()
+    """More folders or files this bot alone sees read-only in the sandbox (absolute). Like the config's
+    ``sandbox`` section, not part of `to_json` (so neither of a tournament's digest: a resume may
+    change them): the log records them in ``players[i].sandbox.paths`` (docs/SANDBOX.md)."""
 
     def to_json(self) -> dict[str, Any]:
         """The player as recorded in a log."""
@@ -662,15 +666,6 @@ def _split_command(command: Any, at: tuple[Any, ...], where: _Where) -> list[str
     return argv
 
 
-def _on_path(exe: str, search: str, cwd: Path) -> Path | None:
-    """Where `exe` is found on `search` as the bot's exec would find it (relative entries from its cwd)."""
-    for entry in search.split(os.pathsep):
-        candidate = cwd / (entry or ".") / exe
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
-    return None
-
-
 def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tuple[PlayerSpec, ...]:
     seen: dict[str, int] = {}
     out = []
@@ -683,7 +678,7 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
             continue
         seen[name] = i
         if "builtin" in item:
-            for key in ("cwd", "env"):
+            for key in ("cwd", "env", "sandbox"):
                 if key in item:
                     where.add(("players", i, key), "applies only to a player with a command")
             out.append(PlayerSpec(name=name, builtin=item["builtin"]))
@@ -720,8 +715,8 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
         else:
             own_path = dict((k, v) for k, v in env if isinstance(k, str)).get("PATH")
             referee_path = os.environ.get("PATH") or os.defpath  # what a bot gets by default
-            if _on_path(exe, own_path if own_path is not None else referee_path, cwd) is None:
-                hidden = own_path is not None and _on_path(exe, referee_path, cwd) is not None
+            if find_program(exe, own_path if own_path is not None else referee_path, cwd) is None:
+                hidden = own_path is not None and find_program(exe, referee_path, cwd) is not None
                 if hidden:
                     where.add(
                         ("players", i, "env", "PATH"),
@@ -733,7 +728,14 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
         script = missing_script(argv, cwd)
         if script is not None:
             where.add(at, script)
-        out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env)))
+        shown = []
+        for k, entry in enumerate((item.get("sandbox") or {}).get("paths", ())):
+            if not (base / entry).exists():
+                where.add(("players", i, "sandbox", "paths", k), f"no such file or folder: {base / entry}")
+            shown.append(str((base / entry).resolve()))
+        out.append(
+            PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env), sandbox_paths=tuple(shown))
+        )
     return tuple(out)
 
 

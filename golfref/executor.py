@@ -229,6 +229,10 @@ def _worker_init(parent: int, stopping: Any) -> None:
     signal.signal(signal.SIGINT, _interrupt_play)
     for sig in (signal.SIGTERM, signal.SIGHUP):  # not the tournament's handlers, inherited at the fork
         signal.signal(sig, signal.SIG_DFL)
+    # Forked with them blocked (`LocalExecutor.run`); a bot would inherit the block across exec.
+    from .referee import STOP_SIGNALS
+
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     from .process import _libc_prctl
 
     prctl = _libc_prctl()
@@ -278,7 +282,17 @@ class LocalExecutor(Executor):
             initializer=_worker_init,
             initargs=(os.getpid(), self._stop_flag),
         )
-        self._futures = [self._pool.submit(play, job) for job in jobs]
+        # The pool forks its workers at the first submit. Until a worker has its own handlers
+        # (`_worker_init`), it has this process's: a stop signal there would raise in the child's
+        # copy of this process's stack, which would then run on as a second tournament (or test
+        # session). So the stop signals wait, blocked, until each worker is ready for them.
+        from .referee import STOP_SIGNALS
+
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            self._futures = [self._pool.submit(play, job) for job in jobs]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         return self.outcomes()
 
     def outcomes(self) -> Iterator[MatchOutcome]:

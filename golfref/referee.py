@@ -841,9 +841,9 @@ def build_sandboxes(
             cwd = player.cwd or os.getcwd()
             path_env = bot_environment(dict(player.env), i)["PATH"]
             found = bot_file(player.command, Path(cwd), path_env)
-            directory = found[2] if found else None
             name = f"seat {i}" if label is None else label(i, player)
-            boxes.append(Sandbox(spec, player.command, cwd, path_env, directory, private, name))
+            boxes.append(Sandbox(spec, player.command, cwd, path_env, found[2] if found else None, private, name,
+                                 own_file=found[1] if found else None, paths=player.sandbox_paths))  # fmt: skip
     except SandboxError as e:
         for box in boxes:
             if box is not None:

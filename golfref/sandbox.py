@@ -15,16 +15,23 @@ three layers, each applied where the machine allows it and recorded in the log
   referee is not root (as root, bubblewrap sets up and `setpriv` drops to the bot's own
   user, with no capabilities and no new privileges); a file system that shows
   only the system's program folders (``/usr``, ``/etc`` and the ``/bin``, ``/lib``
-  links), the bot's own directory and the extra ``paths`` of the config, all read-only;
-  a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death with the
-  referee. The referee's config, its log folder and its virtual environment are covered
-  where they fall inside a folder the bot sees.
+  links), the bot's own directory and the extra ``paths`` of the config and of its player,
+  all read-only; a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death
+  with the referee. The referee's config, its log folder, its signing key and its virtual
+  environment are covered where they fall inside a folder the bot sees, and no folder
+  shown may be one of them or lie inside one.
 - **Resource limits** (``setrlimit``, inherited by each process of the bot): memory per
   process (``RLIMIT_DATA``, what a program allocates, and ``ADDRESS_SPACE_FACTOR`` times
   that of address space, which shared mappings count in and runtimes such as the JVM
   reserve more of than they use), CPU seconds per process over the match, processes
   of its user (only with a user of its own: otherwise the count would include the
   referee's), open files and file size.
+
+Before any bot starts, a `Sandbox` refuses in one line (`SandboxError`) what would make a
+bot run other than the user meant: with bubblewrap, a program (or a script's interpreter)
+that the user's shell finds where the sandbox shows nothing, or shows another one first;
+without it, as root, a program, file or folder the bot's own user could not reach (every
+folder on the way must let other users in: `others_cannot`).
 
 A bot that dies at a limit gets a `resource_limit` fault naming it (`Sandbox.limit_hit`):
 the CPU and file-size limits are told by the signal that ended it, memory, processes, open
@@ -36,6 +43,7 @@ docs/SANDBOX.md is the user's account of what this promises and what it does not
 
 from __future__ import annotations
 
+import enum
 import fcntl
 import functools
 import os
@@ -45,10 +53,12 @@ import resource
 import secrets
 import shutil
 import signal
+import stat
 import subprocess
+import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -61,7 +71,12 @@ __all__ = [
     "Sandbox",
     "SandboxError",
     "SandboxSpec",
+    "Unreachable",
+    "Access",
     "bubblewrap_problem",
+    "find_program",
+    "interpreter",
+    "others_cannot",
     "sandbox_spec",
 ]
 
@@ -158,10 +173,13 @@ class Protections:
     """The limits applied, by name."""
     missing: tuple[str, ...] = ()
     """What the config asked for and was not applied, each with why."""
+    paths: tuple[str, ...] = ()
+    """The folders and files shown read-only beside the bot's own folder and the system's: the
+    config's ``sandbox.paths``, then its player's (with bubblewrap only)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The record of ``players[i].sandbox`` (docs/LOG_FORMAT.md)."""
-        return {
+        """The record of ``players[i].sandbox`` (docs/LOG_FORMAT.md); ``paths`` only when there are any."""
+        data: dict[str, Any] = {
             "enabled": self.enabled,
             "user": self.user,
             "bubblewrap": self.bubblewrap,
@@ -169,6 +187,9 @@ class Protections:
             "limits": dict(self.limits),
             "missing": list(self.missing),
         }
+        if self.paths:
+            data["paths"] = list(self.paths)
+        return data
 
 
 OFF = Protections(enabled=False)
@@ -297,6 +318,143 @@ def _bwrap() -> str:
     return found
 
 
+# -- where a program is, and who may reach it ---------------------------------------------
+
+
+def _from(cwd: Path, path: str) -> Path:
+    """`path` as a process in `cwd` reaches it: from the real working directory (which is where a
+    process is once it changed to it), `..` taken there."""
+    return Path(os.path.normpath(os.path.join(os.path.realpath(cwd), path)))
+
+
+def _on_path(program: str, search: str, cwd: Path) -> Iterator[Path]:
+    """Each executable file called `program` on the PATH `search`, in order (relative entries from `cwd`,
+    as the bot's exec reads them: it changes to its working directory first)."""
+    for entry in search.split(os.pathsep):
+        candidate = _from(cwd, os.path.join(entry or ".", program))
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            yield candidate
+
+
+def find_program(program: str, search: str, cwd: Path) -> Path | None:
+    """Where the bot's exec finds `program`, as the user's shell would: a path with a slash from `cwd`,
+    else the first executable file on the PATH `search`; None if none."""
+    if "/" in program:
+        return _from(cwd, program)
+    return next(_on_path(program, search, cwd), None)
+
+
+_MAX_LINKS = 40  # the kernel's own limit of links followed in one lookup
+
+
+def _lookups(path: str) -> tuple[list[str], str | None]:
+    """Every location looked up, in order, to resolve the absolute `path` as the kernel does (each
+    link's place, then where it leads), and the real path it ends at (None: a part is missing, or
+    the links loop)."""
+    todo = [part for part in path.split("/") if part]
+    where = "/"
+    looked: list[str] = []
+    links = 0
+    while todo:
+        part = todo.pop(0)
+        if part == ".":
+            continue
+        if part == "..":
+            where = os.path.dirname(where)
+            continue
+        step = os.path.join(where, part)
+        looked.append(step)
+        try:
+            mode = os.lstat(step).st_mode
+        except OSError:
+            return looked, None
+        if stat.S_ISLNK(mode):
+            links += 1
+            if links > _MAX_LINKS:
+                return looked, None
+            target = os.readlink(step)
+            if target.startswith("/"):
+                where = "/"
+            todo[:0] = [p for p in target.split("/") if p]
+        elif todo and not stat.S_ISDIR(mode):
+            return looked, None
+        else:
+            where = step
+    return looked, where
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+class Access(enum.Enum):
+    """What a bot's process does with a path."""
+
+    ENTER = "enter"
+    """Look into a folder (its search bit): every folder on the way to a path, and a working directory."""
+    READ = "read"
+    """Read a file: a script, the bot's own file."""
+    RUN = "run"
+    """Execute a file: the program, a script's interpreter."""
+
+
+_OTHERS_BIT = {Access.ENTER: stat.S_IXOTH, Access.READ: stat.S_IROTH, Access.RUN: stat.S_IXOTH}
+
+
+@dataclass(frozen=True)
+class Unreachable:
+    """Where another user is stopped on the way to a path: a folder it cannot enter, or the file it cannot use."""
+
+    access: Access
+    path: str
+    mode: int
+    """The permission bits of `path`."""
+
+    def __str__(self) -> str:
+        return f"cannot {self.access.value} {self.path} (mode {self.mode:04o})"
+
+
+def others_cannot(path: str | os.PathLike[str], access: Access) -> Unreachable | None:
+    """Where a user that owns nothing and has no groups (a bot's own, leased user) is stopped on the
+    way to `path` (links followed) or at it, for `access`; None when it gets there, or when the
+    path does not exist (the bot then fails as with any missing file).
+
+    The "other" permission bits decide. ACLs are not read: such a user is named by no ACL entry,
+    and an ACL's entry for other users is those same bits.
+    """
+    looked, end = _lookups(os.path.abspath(path))
+    for folder in dict.fromkeys(os.path.dirname(step) for step in looked):
+        mode = stat.S_IMODE(os.stat(folder).st_mode)
+        if not mode & stat.S_IXOTH:
+            return Unreachable(Access.ENTER, folder, mode)
+    if end is None:
+        return None
+    st = os.stat(end)
+    if stat.S_ISDIR(st.st_mode) and access is not Access.ENTER:
+        return None  # a folder where a file was expected: it fails at start, saying so
+    mode = stat.S_IMODE(st.st_mode)
+    return Unreachable(access, end, mode) if not mode & _OTHERS_BIT[access] else None
+
+
+def interpreter(program: Path, search: str, cwd: Path) -> Path | None:
+    """The interpreter a script's ``#!`` line names (through ``/usr/bin/env NAME``: NAME on the PATH
+    `search`, as env finds it), or None for a binary or an unreadable file."""
+    try:
+        with open(program, "rb") as f:
+            line = f.readline(256)
+    except OSError:
+        return None
+    if not line.startswith(b"#!"):
+        return None
+    words = line[2:].decode(errors="replace").split()
+    if not words:
+        return None
+    if os.path.basename(words[0]) == "env":
+        names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        return find_program(names[0], search, cwd) if names else None
+    return Path(words[0])
+
+
 # -- user ids ----------------------------------------------------------------------------
 
 
@@ -401,11 +559,64 @@ _UNITS = {"memory_mb": "MiB", "cpu_seconds": "s", "processes": "processes", "ope
           "file_size_mb": "MiB", "tmp_mb": "MiB"}  # fmt: skip
 
 
+@dataclass(frozen=True)
+class _View:
+    """What a bubblewrap sandbox shows, to tell whether a path on the host is there, the same, inside."""
+
+    roots: list[str]
+    """The real folders (and files) bound inside at their own paths."""
+    links: set[str]
+    """The system's links made inside as the same links (/bin -> usr/bin)."""
+    hidden: list[str]
+    """The referee's files, covered (or never shown)."""
+
+    def gap(self, path: Path) -> str | None:
+        """The first place on the way to `path` (links followed) that the sandbox does not show, or None."""
+        looked, end = _lookups(os.path.abspath(path))
+        for step in looked:
+            if step in self.links:
+                continue
+            if any(_within(step, h) for h in self.hidden):
+                return step
+            # Shown, or a folder bubblewrap makes on the way to one (empty but for it).
+            if not any(_within(step, r) or _within(r, step) for r in self.roots):
+                return step
+        if end is None:
+            return looked[-1] if looked else str(path)
+        if not any(_within(end, r) for r in self.roots) or any(_within(end, h) for h in self.hidden):
+            return end
+        return None
+
+    def fix(self, program: Path, gap: str) -> str:
+        """What to add to the player's sandbox.paths so that the sandbox shows `program`."""
+        if any(_within(gap, h) for h in self.hidden):
+            referee = sys.prefix if sys.prefix != sys.base_prefix else None
+            if referee is not None and _within(gap, referee):
+                return (f"the referee's own virtual environment ({referee}) is never shown to bots: give the bot "
+                        "one of its own and add that to the player's sandbox.paths")  # fmt: skip
+            return "it lies among the referee's own files, which no bot may see: give the bot its own copy"
+
+        def prefix(path: str) -> str:
+            # A virtual environment or an installation keeps its libraries beside its bin folder.
+            folder = os.path.dirname(path)
+            return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+        wanted: list[str] = []
+        for place in (os.path.abspath(program), os.path.realpath(program)):
+            folder = prefix(place)
+            if folder != "/" and folder not in wanted and not any(_within(folder, r) for r in self.roots):
+                wanted.append(folder)
+        if not wanted:
+            wanted.append(gap if os.path.isdir(gap) else os.path.dirname(gap))
+        return f"add {' and '.join(wanted)} to the player's sandbox.paths"
+
+
 class Sandbox:
     """How one bot is started and held: its command, environment, limits and user; `close` after it ends.
 
-    `directory` is the bot's own folder (the fingerprint's), `hide` the referee's files
-    that must stay out of its sight.
+    `directory` is the bot's own folder and `own_file` its own file (the fingerprint's,
+    `fingerprint.bot_file`), `paths` the folders and files its player's config shows it
+    beside the spec's, `hide` the referee's files that must stay out of its sight.
     """
 
     def __init__(
@@ -417,6 +628,9 @@ class Sandbox:
         directory: Path | None,
         hide: Iterable[Path] = (),
         label: str = "the bot",
+        *,
+        own_file: Path | None = None,
+        paths: Sequence[str] = (),
     ) -> None:
         self.spec = spec
         self._command = list(command)
@@ -450,6 +664,8 @@ class Sandbox:
             missing.append(
                 "network: allowed by the config" if spec.network else "network: not isolated without bubblewrap"
             )
+        # The config checked that each exists; one gone since is neither shown nor recorded.
+        extra = tuple(p for p in dict.fromkeys([*spec.paths, *paths]) if os.path.exists(p))
         self.protections = Protections(
             enabled=True,
             user=user,
@@ -457,10 +673,16 @@ class Sandbox:
             network_isolated=self._bwrap and not spec.network,
             limits=limits,
             missing=tuple(missing),
+            paths=extra if self._bwrap else (),
         )
         self._uid = user  # bubblewrap as root drops to it itself (`_drop_to`); without it, the preexec does
         try:
-            self.argv = self._wrap(directory, list(hide)) if self._bwrap else list(self._command)
+            if self._bwrap:
+                self.argv = self._wrap(directory, extra, list(hide))
+            else:
+                if user is not None:
+                    self._check_reach(directory, own_file)
+                self.argv = list(self._command)
         except SandboxError:
             self.close()
             raise
@@ -504,13 +726,14 @@ class Sandbox:
             out.append((resource.RLIMIT_FSIZE, applied["file_size_mb"] * _MIB, applied["file_size_mb"] * _MIB))
         return out
 
-    def _wrap(self, directory: Path | None, hide: list[Path]) -> list[str]:
+    def _wrap(self, directory: Path | None, extra: Sequence[str], hide: list[Path]) -> list[str]:
         """The bubblewrap command line that runs the bot's command."""
         spec = self.spec
-        shown = [directory.resolve()] if directory is not None else []
-        shown += [Path(p) for p in spec.paths if os.path.exists(p)]
+        own = [directory.resolve()] if directory is not None else []
+        shown = own + [Path(p).resolve() for p in extra]
         system = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
-        self._check_program(shown, system)
+        covers = self._covers(shown, own, hide)  # first: a folder that would show the referee's files is refused
+        self._check_program(shown, system, hide)
         argv = [_bwrap(), *_namespaces(spec.network), "--proc", "/proc", "--dev", "/dev"]
         for path in system:
             if os.path.islink(path):
@@ -529,21 +752,27 @@ class Sandbox:
                     argv += ["--perms", "0755", "--dir", str(folder)]
         for folder in shown:
             argv += ["--ro-bind", str(folder), str(folder)]
-        argv += self._covers(shown, hide)
+        argv += covers
         drop = _drop_to(self._uid) if _is_root() and self._uid is not None else []
         argv += ["--remount-ro", "/", "--chdir", str(cwd), "--", *drop, *self._command]
         return argv
 
-    def _covers(self, shown: list[Path], hide: list[Path]) -> list[str]:
-        """bubblewrap arguments that cover the referee's files inside the folders a bot sees."""
+    def _covers(self, shown: list[Path], own: list[Path], hide: list[Path]) -> list[str]:
+        """bubblewrap arguments that cover the referee's files inside the folders a bot sees; a
+        SandboxError where a folder shown would be, or lie inside, one of them."""
         argv: list[str] = []
         for path in hide:
             secret = path.resolve()
             for seen in shown:
                 if secret == seen or seen.is_relative_to(secret):
+                    if seen in own:
+                        raise SandboxError(
+                            f"{self._label}: its folder {seen} would show the referee's {secret}; "
+                            "keep logs and configs outside the bots' folders"
+                        )
                     raise SandboxError(
-                        f"{self._label}: its folder {seen} would show the referee's {secret}; "
-                        "keep logs and configs outside the bots' folders"
+                        f"{self._label}: its sandbox path {seen} would show the referee's {secret}, which no bot "
+                        "may see (its config, logs, results, signing key and virtual environment); name another folder"
                     )
                 if not secret.is_relative_to(seen):
                     continue
@@ -553,27 +782,75 @@ class Sandbox:
                     argv += ["--ro-bind", os.devnull, str(secret)]
         return argv
 
-    def _check_program(self, shown: list[Path], system: list[str]) -> None:
-        """Fail early, in one line, when the bot's program would not be visible inside the sandbox."""
-        program = self._command[0]
-        roots = [Path(p).resolve() for p in system] + shown
-        found: str | None
-        if "/" in program:
-            found = str(Path(self._cwd, program))
-            candidates = [found]
-        else:
-            search = self._path_env.split(os.pathsep)
-            candidates = [os.path.join(d, program) for d in search if d]
-            found = shutil.which(program, path=self._path_env)
-        if found is None or not os.path.isfile(found):
-            return  # not there at all: it fails to start like any missing program
-        for c in candidates:
-            if c is not None and os.path.isfile(c) and any(Path(c).resolve().is_relative_to(r) for r in roots):
-                return
-        raise SandboxError(
-            f"{self._label}: its program {program} is not visible in the sandbox (found at {found}, outside /usr and "
-            "the bot's folder); name an interpreter under /usr or add its folder to sandbox.paths"
+    def _check_program(self, shown: list[Path], system: list[str], hide: list[Path]) -> None:
+        """Fail early, in one line, when the program the user's shell would run (or the interpreter
+        its #! line names) is not the one the sandbox would run: not shown there, or another found first."""
+        view = _View(
+            roots=[os.path.realpath(p) for p in system if not os.path.islink(p)] + [str(p) for p in shown],
+            links={p for p in system if os.path.islink(p)},
+            hidden=[os.path.realpath(p) for p in hide],
         )
+        program = self._command[0]
+        cwd = Path(self._cwd)
+        meant = find_program(program, self._path_env, cwd)
+        if meant is None or not os.path.isfile(meant):
+            return  # not there at all: it fails to start like any missing program
+        gap = view.gap(meant)
+        if gap is None:
+            script = interpreter(meant, self._path_env, cwd)
+            if script is None or not os.path.isfile(script) or (gap := view.gap(script)) is None:
+                return
+            raise SandboxError(
+                f"{self._label}: the interpreter of its program {program}, {script}, is not visible in the sandbox "
+                f"(it does not show {gap}); {view.fix(script, gap)}, or name one under /usr on the #! line"
+            )
+        inside = None if "/" in program else next(
+            (c for c in _on_path(program, self._path_env, cwd) if view.gap(c) is None), None)  # fmt: skip
+        fix = view.fix(meant, gap)
+        if inside is not None:
+            raise SandboxError(
+                f"{self._label}: its program {program} is {meant} on its PATH but {inside} in the sandbox, which "
+                f"does not show {gap}; {fix}, or name the interpreter by a path the sandbox shows"
+            )
+        found = "" if str(meant) == program else f"found at {meant}; "
+        raise SandboxError(
+            f"{self._label}: its program {program} is not visible in the sandbox ({found}it does not show {gap}); "
+            f"{fix}, or name an interpreter under /usr"
+        )
+
+    def _check_reach(self, directory: Path | None, own_file: Path | None) -> None:
+        """Without bubblewrap, fail early, in one line, where the bot's own user (which sees the file
+        system as any other user does) could not reach its program, its files or its working directory."""
+        cwd = Path(self._cwd)
+        needs: list[tuple[Path, Access, str]] = []
+        program = find_program(self._command[0], self._path_env, cwd)
+        if program is not None and os.path.isfile(program):
+            needs.append((program, Access.RUN, "its program"))
+            script = interpreter(program, self._path_env, cwd)
+            if script is not None:  # the interpreter reads the script
+                needs += [(program, Access.READ, "its program"), (script, Access.RUN, "the interpreter of its program")]
+        if own_file is not None and (program is None or own_file.resolve() != program.resolve()):
+            needs.append((own_file, Access.READ, "its file"))
+        if directory is not None:
+            needs.append((directory, Access.ENTER, "its folder"))
+        needs.append((cwd, Access.ENTER, "its working directory"))
+        for path, access, what in needs:
+            stop = others_cannot(path, access)
+            if stop is None:
+                continue
+            where = os.path.abspath(path)
+            if stop.path in (where, os.path.realpath(where)):
+                said = f"cannot {stop.access.value} {what} {stop.path} (mode {stop.mode:04o})"
+            else:
+                said = f"{stop}, on the way to {what} {where}"
+            if stop.access is Access.ENTER:
+                fix = "keep the bot and its interpreter under folders other users may enter"
+            else:
+                fix = f"let other users {stop.access.value} it (chmod o+{'r' if stop.access is Access.READ else 'rx'})"
+            raise SandboxError(
+                f"{self._label}: the bot's own user {said}: without bubblewrap, a root referee runs each bot as a "
+                f"user of its own; install bubblewrap (apt-get install bubblewrap), {fix}, or play with --no-sandbox"
+            )
 
     # -- after it ends -----------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """Shared test setup: hypothesis profiles, the path to test bots, known signal dispositions
-for a child a test sends signals to, and `--compiled`.
+for a child a test sends signals to, whether another user may read the checkout, and `--compiled`.
 
 `pytest --compiled TESTS` runs TESTS against the compiled build in build/compiled (`make
 compiled`, which `make test` runs), put first on sys.path before golfref is imported; every
@@ -40,6 +40,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
 BOTS = TESTS / "bots"
+
+
+def private_to_root(*files: str | os.PathLike[str]) -> str | None:
+    """Why another user could not read `files` (a checkout or virtual environment in a 0700 folder),
+    as a one-line skip reason; None when it could. Tests that run golfref as another user need this."""
+    from golfref.sandbox import Access, others_cannot
+
+    for path in files:
+        stop = others_cannot(path, Access.READ)
+        if stop is not None:
+            return f"another user cannot read {path} ({stop}): the checkout or its environment is private"
+    return None
 
 
 def default_signals(*ignored: signal.Signals) -> Callable[[], None]:

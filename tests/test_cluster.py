@@ -312,6 +312,35 @@ def test_uploaded_bots_run_from_the_workers_copy_with_their_run_bit(tmp_path: Pa
     assert not Path(cwd).exists()  # and is gone with the tournament
 
 
+def test_a_worker_runs_an_uploaded_bot_with_its_paths_in_its_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command, the working directory and the player's sandbox paths under the uploaded folder move; others stay."""
+    from golfref.config import PlayerSpec
+
+    root, copy = tmp_path / "bots", tmp_path / "copy"
+    player = PlayerSpec(name="up", command=("python3", f"{root}/up/bot.py"), cwd=f"{root}/up",
+                        sandbox_paths=(f"{root}/venvs/up", "/opt/data"))  # fmt: skip
+    setup = cluster_module._Setup("run", str(root), ())
+    monkeypatch.setitem(cluster_module._uploads, "run", copy)
+    moved = cluster_module._on_worker(player, setup)
+    assert moved.command == ("python3", f"{copy}/up/bot.py") and moved.cwd == f"{copy}/up"
+    assert moved.sandbox_paths == (f"{copy}/venvs/up", "/opt/data")
+
+
+def test_an_upload_with_a_link_out_of_its_folder_is_refused_before_any_match(tmp_path: Path, scheduler: str) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "greedy_bot.py").write_bytes(GREEDY.read_bytes())
+    (bots / "secrets").symlink_to("/etc")
+    executor = DaskExecutor(scheduler, upload=bots)
+    refusal = rf"^--cluster-upload {bots}: secrets: a link to an absolute path \(/etc\); workers unpack only"
+    with pytest.raises(ClusterError, match=refusal):
+        run_tournament(_config(tmp_path, POOL, "out"), executor=executor)
+    with Store(tmp_path / "out", create=False) as store:
+        assert store.matches() == []
+
+
 def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))

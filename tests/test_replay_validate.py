@@ -12,6 +12,7 @@ import json
 import os
 import random
 import re
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -1096,6 +1097,8 @@ def test_hole_and_seat_are_typed_options(
 ) -> None:
     """typer reads --hole and --seat as whole numbers from 0; main() makes its error one line."""
     monkeypatch.setattr("sys.argv", ["golfref", "replay", str(LOGS / "standard_2p.json"), *args])
+    # main() puts its own Ctrl-C handler in place, for the process it expects to be: not this one.
+    monkeypatch.setattr(signal, "signal", lambda sig, handler: signal.getsignal(sig))
     with pytest.raises(SystemExit) as stop:
         main()
     captured = capsys.readouterr()

@@ -241,7 +241,8 @@ def test_tournament_sign_signs_every_log_it_plays(tmp_path: Path, keys: tuple[Pa
 
 def test_tournament_sign_with_a_bad_key_plays_nothing(tmp_path: Path) -> None:
     results = tmp_path / "t"
+    # --no-sandbox: without bubblewrap, a sandboxed tournament would say so in a warning line first.
     done = invoke("tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--results", str(results),
-                  "--quiet", "--sign", str(tmp_path / "missing.pem"))  # fmt: skip
+                  "--quiet", "--no-sandbox", "--sign", str(tmp_path / "missing.pem"))  # fmt: skip
     assert done.exit_code == 2 and done.output.count("\n") == 1 and "--sign" in done.output
     assert not results.exists()
