@@ -628,6 +628,7 @@ def test_sandbox_config_mistakes_are_located_one_line_errors(shared: Path) -> No
 
 def test_a_players_sandbox_paths_are_read_from_the_configs_folder_and_checked(shared: Path) -> None:
     (shared / "venv").mkdir()
+    (shared / "x.sh").write_text("", encoding="utf-8")  # a missing script would be a problem of its own
     players = (
         "players:\n  - {name: a, command: [sh, x.sh], sandbox: {paths: [venv, ../" + shared.name + "/venv]}}\n"
         "  - {name: b, builtin: greedy}\n"
@@ -652,6 +653,7 @@ def test_a_players_sandbox_paths_are_read_from_the_configs_folder_and_checked(sh
 def test_a_players_sandbox_paths_are_no_part_of_what_a_resumed_tournament_keeps(shared: Path) -> None:
     """Like the sandbox section: adding the folder a refusal asked for must not make the tournament another."""
     (shared / "venv").mkdir()
+    (shared / "x.sh").write_text("", encoding="utf-8")
     text = "tournament: t\nplayers:\n  - {{name: a, command: [sh, x.sh]{extra}}}\n  - {{name: b, builtin: greedy}}\n"
     plain = parse_tournament(text.format(extra=""), base_dir=shared)
     shown = parse_tournament(text.format(extra=", sandbox: {paths: [venv]}"), base_dir=shared)
