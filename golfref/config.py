@@ -164,6 +164,8 @@ class MatchConfig:
     log: LogSpec
     source: str = "<config>"
     sandbox: SandboxSpec = field(default_factory=SandboxSpec)
+    rule_options: tuple[tuple[str, Any], ...] = ()
+    """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
 
 
 @cache
@@ -517,7 +519,13 @@ def parse_config(text: str, source: str = "<config>", base_dir: Path | None = No
         log=log,
         source=source,
         sandbox=sandbox,
+        rule_options=rule_options(data),
     )
+
+
+def rule_options(data: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The options a checked config's `rules:` sets beyond its preset, in file order."""
+    return tuple((key, value) for key, value in (data.get("rules") or {}).items() if key != "preset")
 
 
 def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Where, base: Path) -> None:

@@ -28,6 +28,7 @@ from .config import (
     _time_and_faults,
     check_sandbox_paths,
     read_config_text,
+    rule_options,
 )
 from .rules import Rules
 from .sandbox import SandboxSpec, sandbox_spec
@@ -117,6 +118,8 @@ class TournamentConfig:
     source: str = "<tournament>"
     sandbox: SandboxSpec = SandboxSpec(enabled=True)
     """How bots are isolated: on unless the config or the command line says otherwise (strangers meet here)."""
+    rule_options: tuple[tuple[str, Any], ...] = ()
+    """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
 
     def player(self, name: str) -> PlayerSpec:
         """The pool's player called `name`."""
@@ -227,6 +230,7 @@ def parse_tournament(text: str, source: str = "<tournament>", base_dir: Path | N
         gate=GateRule(**data["gate"]) if isinstance(data.get("gate"), dict) else None,
         source=source,
         sandbox=sandbox_spec(data.get("sandbox"), base, enabled_by_default=True),
+        rule_options=rule_options(data),
     )
 
 
