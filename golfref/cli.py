@@ -1043,9 +1043,15 @@ TOURNAMENT_EXIT_CODES = {
 
 
 def _quick_tournament(
-    bots: list[str], builtins: list[str], preset: str, deal_sets: int, seed: int, results: str | None
+    bots: list[str],
+    builtins: list[str],
+    preset: str,
+    deal_sets: int,
+    seed: int,
+    results: str | None,
+    sets: list[str] | None = None,
 ) -> TournamentConfig:
-    """The config of `golfref tournament --bot NAME=CMD ...`, checked as a YAML one would be."""
+    """The config of `golfref tournament --bot NAME=CMD ...`, checked as a YAML one would be (`sets`: its --set)."""
     import yaml
 
     from .config import ConfigError
@@ -1062,7 +1068,7 @@ def _quick_tournament(
         fail("a tournament needs at least two players: give --bot NAME=COMMAND (and --builtin NAME=POLICY)")
     data: dict[str, Any] = {
         "tournament": "quick",
-        "rules": {"preset": preset},
+        "rules": {"preset": preset, **parse_sets(sets)},
         "players": players,
         "deal_sets": deal_sets,
         "seed": seed,
@@ -1113,6 +1119,10 @@ def tournament(
         typer.Option("--builtin", metavar="NAME=POLICY", help="A built-in player (random, greedy) of a quick one."),
     ] = None,
     preset: PresetOpt = "standard",
+    sets: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override one rule option of a quick one (repeatable)."),
+    ] = None,
     deal_sets: Annotated[int, typer.Option("--deal-sets", min=1, help="Deal sets of a quick tournament.")] = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of a quick tournament.")] = 0,
     results: Annotated[
@@ -1170,9 +1180,11 @@ def tournament(
         fail("give a tournament config, or the players of a quick one with --bot NAME=COMMAND "
              "and --builtin NAME=POLICY (not both)")  # fmt: skip
     if config is not None:
+        if sets:
+            fail(f"--set goes with a quick tournament (--bot, --builtin): change {config}'s rules: instead")
         cfg = _tournament_or_fail(config)
     else:
-        cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None)
+        cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None, sets)
     if results is not None:
         if not results.strip():
             fail("--results: the path is empty")
