@@ -147,7 +147,7 @@ def test_a_bot_that_never_flushes_fails_one_check_with_the_flush_hint_and_stops(
         "match": "m",
         "rules": {"preset": "standard"},
         "players": [
-            {"name": "quiet", "command": [sys.executable, str(BOTS / "bad_bot.py"), "no-flush"]},
+            {"name": "quiet", "command": [sys.executable, str(BOTS / "stdout_bot.py"), "no-flush"]},
             {"name": "g", "builtin": "greedy"},
         ],
         "time": {"startup_ms": 500, "grace_ms": 100},
@@ -171,7 +171,7 @@ def test_a_bot_that_never_flushes_fails_one_check_with_the_flush_hint_and_stops(
     assert "hint: no ready arrived: is each line the bot prints flushed?" in (case.findtext("failure") or "")
     # The library's view of the same run: one start, one failure, the rest unplayed.
     tc = TimeControl(startup_ms=500)
-    report = check_bot(BotCommand((sys.executable, str(BOTS / "bad_bot.py"), "no-flush")), time_control=tc)
+    report = check_bot(BotCommand((sys.executable, str(BOTS / "stdout_bot.py"), "no-flush")), time_control=tc)
     assert report.starts == 1 and [r.outcome for r in report.results] == [Outcome.FAIL]
     assert report.not_run == sum(len(g.checks) for g in build_groups(tuple(PRESETS), ALL_LAYOUTS, 0, 0)) + 1
 
@@ -206,7 +206,7 @@ def test_a_bot_that_crashes_at_startup_fails_one_check_with_its_traceback_and_st
 def test_debug_lines_on_stdout_are_one_failure_with_the_stderr_hint() -> None:
     # A debug line before ready, one before each answer and one after it: the stdout check
     # fails once, counting them all; every other check judges the bot's answers and passes.
-    report = run(BOTS / "bad_bot.py", ("knock",), ("2x2",), "debug-stdout")
+    report = run(BOTS / "stdout_bot.py", ("knock",), ("2x2",), "debug")
     assert list(failed(report)) == [STDOUT_CHECK]
     failure = next(r for r in report.results if r.outcome is Outcome.FAIL)
     assert failure.message.startswith("not_json: expected ready: not JSON; the bot sent 'debug: starting' (")

@@ -18,19 +18,14 @@ MODES = {
     "setsid-orphan", "slow-ready", "trickle", "crlf", "partial-exit", "print-env", "chatter",
     "long-garbage", "invalid-answer", "late-answer", "answer-twice-at-once",
     "close-stdout-exit", "close-stdout-stay", "banner", "stale-flood", "early-answer", "huge-id", "close-stdin-exit",
-    "no-flush", "debug-stdout",
 }
 HUGE = 10 * 1024 * 1024
 LONG = 100_000  # under the referee's line limit, far over what a fault keeps
 
 
-FLUSH = True  # no-flush clears it: its lines wait in a buffer, as print()'s do on a pipe
-
-
 def write(data: bytes) -> None:
     sys.stdout.buffer.write(data)
-    if FLUSH:
-        sys.stdout.buffer.flush()
+    sys.stdout.buffer.flush()
 
 
 def encode(message: dict) -> bytes:
@@ -95,13 +90,6 @@ def main() -> int:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if mode == "banner":
         write(b"loading the model...\n")  # a debug print on stdout before ready
-    if mode == "no-flush":
-        global FLUSH
-        FLUSH = False
-        # A buffer of its own, whatever PYTHONUNBUFFERED says: nothing reaches the pipe before exit.
-        sys.stdout = open(1, "w", buffering=1 << 16, closefd=False)  # noqa: SIM115
-    if mode == "debug-stdout":
-        write(b"debug: starting\n")
 
     answered = 0
     held = None  # late-answer: the request id whose answer is held back
@@ -152,11 +140,7 @@ def main() -> int:
             write(answer(1, legal[0]) * 1000 + answer(rid, legal[0]))
             answered += 1
             continue
-        if mode == "debug-stdout":
-            # Debug prints on stdout around each answer: one before it, one after it.
-            write(f"debug: request {rid}: thinking\n".encode() + answer(rid, legal[0]))
-            write(f"debug: request {rid}: answered {legal[0]}\n".encode())
-        elif mode == "garbage":
+        if mode == "garbage":
             write(b"hello world\n")
         elif mode == "non-utf8":
             write(b"\xff\xfe\n")
