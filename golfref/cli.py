@@ -784,8 +784,9 @@ def audit(
 
 CHECK_BOT_EXIT_CODES = {
     EXIT_OK: "every check passed (a skipped check is not a failure)",
-    EXIT_FAULTED: "a check failed",
-    EXIT_USAGE: "bad usage: no command or one that cannot start, a bad config, an unknown player, preset or layout",
+    EXIT_FAULTED: "a check failed (a run that stops early has one)",
+    EXIT_USAGE: "bad usage: no command or one that cannot start, a bad config, an unknown player, preset or layout, "
+    "--set options that apply to no check",
 }
 
 
