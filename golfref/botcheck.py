@@ -562,10 +562,7 @@ class _Run:
         """Note a line that is no protocol line where it came (the first one is the stdout check's failure)."""
         self.strays += 1
         if self.first_stray is None:
-            message = f"{reply.fault.value if reply.fault else 'fault'}: {reply.message}"
-            if reply.line is not None:
-                message += f"; the bot sent {protocol.clip(reply.line, 120)}"
-            self.first_stray = _failed(STDOUT_CHECK, message, reply, sent, stderr, 0.0)
+            self.first_stray = _failed(STDOUT_CHECK, _fault_text(reply), reply, sent, stderr, 0.0)
 
     def stdout_result(self) -> CheckResult:
         """The stdout check: failed at the first stray line (with the count of them all), or passed."""
@@ -587,6 +584,16 @@ class _Run:
             what = f"{len(slow)} decisions took longer, the slowest {max(slow):.0f} ms"
             return CheckResult(name, Outcome.FAIL, what, seconds=seconds)
         return CheckResult(name, Outcome.PASS, seconds=seconds)
+
+
+def _fault_text(reply: Reply, sent: _Sent | None = None) -> str:
+    """A fault in words: its kind and message, the decision of the request it came at, the line the bot sent."""
+    text = f"{reply.fault.value if reply.fault else 'fault'}: {reply.message}"
+    if sent is not None and sent.request_id is not None:
+        text += f" [decision {protocol.parse_message(sent.line)['decision']}]"
+    if reply.line is not None:
+        text += f"; the bot sent {protocol.clip(reply.line, 120)}"
+    return text
 
 
 def _failed(
@@ -630,13 +637,9 @@ class _Session:
 
     def fail(self, checks: Sequence[_Check], reply: Reply, sent: _Sent | None, unheard: str | None = None) -> None:
         stderr = self.stderr()
+        message = _fault_text(reply, sent)
         for check in checks:
             if check.result is None:
-                message = f"{reply.fault.value if reply.fault else 'fault'}: {reply.message}"
-                if sent is not None and sent.request_id is not None:
-                    message += f" [decision {protocol.parse_message(sent.line)['decision']}]"
-                if reply.line is not None:
-                    message += f"; the bot sent {protocol.clip(reply.line, 120)}"
                 check.result = _failed(check.name, message, reply, sent, stderr, _since(check), unheard)
 
     def start(self, names: Sequence[str], joining: Sequence[_Check]) -> None:
