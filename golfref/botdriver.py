@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import protocol
@@ -86,22 +86,52 @@ class BotDriver:
                 found.append(self._read_problem(result, "while no request was open"))
         return found
 
-    def ready(self, timeout: float) -> Reply:
-        """Wait for the ready message."""
-        result = self.pool.read_line(self.bot, time.monotonic() + timeout)
-        if result.status is not ReadStatus.LINE or result.line is None:
-            return self._read_problem(result, "before its ready")
-        try:
-            name, _version = protocol.parse_ready(result.line)
-        except protocol.NotJson as e:
-            return Reply(None, FaultKind.NOT_JSON, f"expected ready: {e}", result.line)
-        except protocol.InvalidMessage as e:
-            return Reply(None, FaultKind.INVALID_MESSAGE, str(e), result.line)
-        return Reply(name, None, "", result.line, result.elapsed * 1000)
+    def ready(self, timeout: float, stray: Callable[[Reply], None] | None = None) -> Reply:
+        """Wait for the ready message.
 
-    def answer(self, request_id: int, legal: Sequence[str], timeout: float | None) -> Reply:
-        """Wait for the answer to request `request_id` (no deadline when `timeout` is None)."""
+        With `stray`, a line that is not JSON (a banner, a debug print) is handed to it as the
+        `not_json` fault it is and the wait goes on, as the referee's does; lines the bot
+        printed before the hello reached it count alike, read first.
+        """
+        deadline = time.monotonic() + timeout
+        early = self.pool.take_unasked(self.bot) if stray is not None else []
+        while True:
+            result = early.pop(0) if early else self.pool.read_line(self.bot, deadline)
+            if result.status is not ReadStatus.LINE or result.line is None:
+                return self._read_problem(result, "before its ready")
+            try:
+                name, _version = protocol.parse_ready(result.line)
+            except protocol.NotJson as e:
+                reply = Reply(None, FaultKind.NOT_JSON, f"expected ready: {e}", result.line)
+                if stray is None:
+                    return reply
+                stray(reply)
+                continue
+            except protocol.InvalidMessage as e:
+                return Reply(None, FaultKind.INVALID_MESSAGE, str(e), result.line)
+            return Reply(name, None, "", result.line, result.elapsed * 1000)
+
+    def answer(
+        self,
+        request_id: int,
+        legal: Sequence[str],
+        timeout: float | None,
+        stray: Callable[[Reply], None] | None = None,
+    ) -> Reply:
+        """Wait for the answer to request `request_id` (no deadline when `timeout` is None).
+
+        With `stray`, a line that is not JSON is handed to it as its `not_json` fault and the
+        wait for the answer goes on, to the same deadline.
+        """
         sent = time.monotonic()
+        while True:
+            reply = self._answer_line(request_id, legal, sent, timeout)
+            if reply.fault is not FaultKind.NOT_JSON or stray is None:
+                return reply
+            stray(reply)
+
+    def _answer_line(self, request_id: int, legal: Sequence[str], sent: float, timeout: float | None) -> Reply:
+        """Read the next line as the answer to `request_id`, waited for since `sent`."""
         if timeout is not None:
             result = self.pool.read_line(self.bot, sent + timeout)
         else:
@@ -149,9 +179,15 @@ class BotDriver:
         """What the bot wrote to stderr so far."""
         return self.bot.read_stderr()
 
+    @property
+    def dropped(self) -> int:
+        """Lines the bot printed that were only counted, never kept: too many were already waiting."""
+        return self.bot.unasked_dropped
+
     def _read_problem(self, result: ReadResult, when: str) -> Reply:
         if result.status is ReadStatus.TIMEOUT:
-            return Reply(None, FaultKind.TIMEOUT, f"no answer {when.replace('before its ', 'for ')} in time")
+            # Worded as the referee words it: "no ready within the time limit".
+            return Reply(None, FaultKind.TIMEOUT, f"no {when.removeprefix('before its ')} within the time limit")
         if result.status is ReadStatus.EXITED:
             return self._exit_reply(when)
         if result.status is ReadStatus.TOO_LONG:

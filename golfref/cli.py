@@ -924,8 +924,9 @@ def audit(
 
 CHECK_BOT_EXIT_CODES = {
     EXIT_OK: "every check passed (a skipped check is not a failure)",
-    EXIT_FAULTED: "a check failed",
-    EXIT_USAGE: "bad usage: no command or one that cannot start, a bad config, an unknown player, preset or layout",
+    EXIT_FAULTED: "a check failed (a run that stops early has one)",
+    EXIT_USAGE: "bad usage: no command or one that cannot start, a bad config, an unknown player, preset or layout, "
+    "--set options that apply to no check",
 }
 
 
@@ -947,7 +948,8 @@ def check_bot(
     args: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[CONFIG] -- CMD [ARGS]...", help="The bot's command (after --), or with --player a match config."
+            metavar="[CONFIG] -- CMD [ARGS]...",
+            help="The bot's command (after --), or with --player a match or tournament config.",
         ),
     ] = None,
     player: Annotated[
@@ -959,7 +961,17 @@ def check_bot(
             "--preset",
             "-p",
             metavar="PRESET",
-            help=f"A preset the bot plays (repeatable; default all: {', '.join(PRESETS)}).",
+            help=f"A preset the bot plays (repeatable; default all: {', '.join(PRESETS)}; "
+            "with CONFIG, the config's rules instead).",
+        ),
+    ] = None,
+    sets: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            "-s",
+            metavar="KEY=VALUE",
+            help="Override one rule option on top of every preset checked, and of a config's rules (repeatable).",
         ),
     ] = None,
     layouts: Annotated[
@@ -982,18 +994,27 @@ def check_bot(
     over a seat at each situation a check wants (every decision kind, every card power and
     its targets, knocks, turns owed after a close or knock, a reshuffle, 2 to 8 players,
     1x1 to 4x4 grids, several decks and jokers, a hole's and the match's end) and plays
-    on. One line per check, then the decision times. See docs/BOT_TOOLS.md.
+    on. One line per check, then the decision times. With CONFIG --player NAME, the
+    config's rules are checked (its preset with every option it sets, instead of the four
+    presets), under its time control, with the player's command, working directory and
+    env. A bot that gives no ready in time, or never answers its first request, fails one
+    check and stops the run. See docs/BOT_TOOLS.md.
     """
-    from .botcheck import ALL_LAYOUTS, BotCommand, BotWontStart, Outcome
+    from .botcheck import ALL_LAYOUTS, BotCommand, BotWontStart, NothingToCheck, Outcome
     from .botcheck import check_bot as run_checks
     from .config import TimeControl
 
     given = list(args or [])
     tc = TimeControl()
+    options: dict[str, Any] = {}
+    players = 2
+    chosen_presets = _split_items("--preset", presets, list(PRESETS)) or list(PRESETS)
     if player is not None:
         if len(given) != 1:
-            fail("with --player give one match config and no command: golfref check-bot CONFIG --player NAME")
-        cfg = _config_or_fail(given[0])
+            fail("with --player give one config and no command: golfref check-bot CONFIG --player NAME")
+        if presets:
+            fail(f"--preset: with a config, its rules are checked ({given[0]}); change an option with --set")
+        cfg = _any_config_in_one_line(given[0])
         spec = next((p for p in cfg.players if p.name == player), None)
         if spec is None:
             fail(f"--player {player!r}: {given[0]} has no such player ({', '.join(p.name for p in cfg.players)})")
@@ -1001,27 +1022,39 @@ def check_bot(
             fail(f"--player {player!r}: a built-in player ({spec.builtin}), not a bot")
         command = BotCommand(spec.command, spec.cwd, dict(spec.env))
         tc = cfg.time
+        chosen_presets = [cfg.rules.preset]
+        options = dict(cfg.rule_options)
+        players = cfg.rules.players
     elif not given:
         fail("give the bot's command after --: golfref check-bot -- python3 my_bot.py (or CONFIG --player NAME)")
     else:
         command = BotCommand(tuple(given))
+    options.update(parse_sets(sets))
     if move_ms is not None:
         tc = dataclasses.replace(tc, move_ms=move_ms)
-    chosen_presets = _split_items("--preset", presets, list(PRESETS)) or list(PRESETS)
     chosen_layouts = _split_items("--layout", layouts, list(ALL_LAYOUTS)) or list(ALL_LAYOUTS)
 
+    header = []
+    if options:
+        shown = ", ".join(f"{k}: {v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
+        header.append(f"rules: {', '.join(chosen_presets)}, with {shown}")
+
     def show(result: Any) -> None:
+        while header:  # once the rules are known to apply somewhere
+            out(sanitize(header.pop()))
         out(sanitize(result.line()))
-        if result.outcome is Outcome.FAIL:
-            if result.request:
-                out(f"      sent: {sanitize(result.request)}")
-            for line in (result.stderr or "").splitlines():
-                out(f"      stderr: {sanitize(line)}")
+        for line in result.details():
+            out(f"      {sanitize(line)}")
 
     try:
-        report = run_checks(command, chosen_presets, chosen_layouts, fuzz, seed, tc, on_result=show)
-    except BotWontStart as e:
+        report = run_checks(
+            command, chosen_presets, chosen_layouts, fuzz, seed, tc, on_result=show, options=options, players=players
+        )
+    except (BotWontStart, NothingToCheck) as e:
         fail(str(e))
+    stopped = report.stopped_line()
+    if stopped is not None:
+        out(stopped)
     out(report.times_line())
     out(report.summary())
     if junit is not None:
@@ -1032,19 +1065,31 @@ def check_bot(
                 r.name,
                 r.seconds,
                 failure=r.message if r.outcome is Outcome.FAIL else None,
-                details="\n".join(
-                    x for x in (r.message, r.request and f"sent: {r.request}", r.stderr and f"stderr:\n{r.stderr}") if x
-                ),
+                details="\n".join([r.message, *r.details()]),
                 skipped=r.message if r.outcome is Outcome.SKIP else None,
             )
             for r in report.results
         ]
         try:
-            write_cases(junit, cases, f"golfref check-bot {' '.join(command.argv)}", "golfref.check_bot")
+            name = f"golfref check-bot {' '.join(command.argv)}"
+            write_cases(junit, cases, name, "golfref.check_bot", seconds=report.seconds)
         except OSError as e:
             fail(f"--junit {junit}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
     if not report.passed:
         raise typer.Exit(EXIT_FAULTED)
+
+
+def _any_config_in_one_line(path: str) -> MatchConfig | TournamentConfig:
+    """A match or tournament config; a bad one is one error line: its first problem and how many more."""
+    from .config import ConfigError, load_config
+    from .tournament_config import is_tournament_file, load_tournament
+
+    try:
+        return load_tournament(path) if is_tournament_file(path) else load_config(path)
+    except ConfigError as e:
+        first, more = e.errors[0], len(e.errors) - 1
+        rest = f" (and {more} more: golfref check-config {path} lists them)" if more else ""
+        fail(f"{first}{rest}")
 
 
 REPLAY_BOT_EXIT_CODES = {
@@ -1141,9 +1186,15 @@ TOURNAMENT_EXIT_CODES = {
 
 
 def _quick_tournament(
-    bots: list[str], builtins: list[str], preset: str, deal_sets: int, seed: int, results: str | None
+    bots: list[str],
+    builtins: list[str],
+    preset: str,
+    deal_sets: int,
+    seed: int,
+    results: str | None,
+    sets: list[str] | None = None,
 ) -> TournamentConfig:
-    """The config of `golfref tournament --bot NAME=CMD ...`, checked as a YAML one would be."""
+    """The config of `golfref tournament --bot NAME=CMD ...`, checked as a YAML one would be (`sets`: its --set)."""
     import yaml
 
     from .config import ConfigError
@@ -1166,9 +1217,11 @@ def _quick_tournament(
             players.append({"name": name.strip(), key: value.strip()})
     if len(players) < 2:
         fail("a tournament needs at least two players: give --bot NAME=COMMAND (and --builtin NAME=POLICY)")
+    overrides = parse_sets(sets)
+    labels.update({("rules", key): f"--set {key}" for key in overrides})
     data: dict[str, Any] = {
         "tournament": "quick",
-        "rules": {"preset": preset},
+        "rules": {"preset": preset, **overrides},
         "players": players,
         "deal_sets": deal_sets,
         "seed": seed,
@@ -1228,6 +1281,10 @@ def tournament(
         typer.Option("--builtin", metavar="NAME=POLICY", help="A built-in player (random, greedy) of a quick one."),
     ] = None,
     preset: QuickPresetOpt = "standard",
+    sets: Annotated[
+        list[str] | None,
+        typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override one rule option of a quick one (repeatable)."),
+    ] = None,
     deal_sets: Annotated[int, typer.Option("--deal-sets", min=1, help="Deal sets of a quick tournament.")] = 10,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of a quick tournament.")] = 0,
     results: Annotated[
@@ -1290,9 +1347,11 @@ def tournament(
         fail("give a tournament config, or the players of a quick one with --bot NAME=COMMAND "
              "and --builtin NAME=POLICY (not both)")  # fmt: skip
     if config is not None:
+        if sets:
+            fail(f"--set goes with a quick tournament (--bot, --builtin): change {config}'s rules: instead")
         cfg = _tournament_or_fail(config)
     else:
-        cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None)
+        cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None, sets)
     if results is not None:
         if not results.strip():
             fail("--results: the path is empty")

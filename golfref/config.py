@@ -182,6 +182,8 @@ class MatchConfig:
     sandbox: SandboxSpec = field(default_factory=SandboxSpec)
     fail_on: FailOn = FailOn.ENDED
     """Which faults make `golfref run` exit 1; the match is played the same, and the log does not record it."""
+    rule_options: tuple[tuple[str, Any], ...] = ()
+    """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
 
 
 @cache
@@ -589,12 +591,18 @@ def parse_config(
         source=source,
         sandbox=sandbox,
         fail_on=faults_fail_on(data),
+        rule_options=rule_options(data),
     )
 
 
 def faults_fail_on(data: Mapping[str, Any]) -> FailOn:
     """The `faults.fail_on` of a schema-checked config (match or tournament)."""
     return FailOn((data.get("faults") or {}).get("fail_on", FailOn.ENDED.value))
+
+
+def rule_options(data: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The options a checked config's `rules:` sets beyond its preset, in file order."""
+    return tuple((key, value) for key, value in (data.get("rules") or {}).items() if key != "preset")
 
 
 def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Where, base: Path) -> None:

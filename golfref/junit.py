@@ -172,16 +172,16 @@ class Case:
     failure: str | None = None
     """The failure's one-line message; None when the case passed or was skipped."""
     details: str = ""
-    """The failure's full text (the request that exposed it, the bot's stderr tail)."""
+    """The failure's full text (its message, where it showed, the hint, the line sent, the bot's stderr tail)."""
     skipped: str | None = None
     """Why the case was skipped; None when it ran."""
     kind: str = "check"
     """The failure's type attribute: what kind of check failed."""
 
 
-def cases_document(cases: Sequence[Case], name: str, classname: str) -> ET.ElementTree:
-    """The JUnit XML tree of `cases`, one testsuite."""
-    total = sum(c.seconds for c in cases)
+def cases_document(cases: Sequence[Case], name: str, classname: str, seconds: float | None = None) -> ET.ElementTree:
+    """The JUnit XML tree of `cases`, one testsuite; its time is `seconds`, or the cases' sum."""
+    total = sum(c.seconds for c in cases) if seconds is None else seconds
     failures = sum(1 for c in cases if c.failure is not None)
     skipped = sum(1 for c in cases if c.skipped is not None and c.failure is None)
     root, suite = _suite(name, len(cases), failures, skipped, total)
@@ -200,9 +200,11 @@ def _case_element(case: Case, classname: str) -> ET.Element:
     return element
 
 
-def write_cases(path: str | os.PathLike[str], cases: Sequence[Case], name: str, classname: str) -> None:
-    """Write `cases` as a JUnit XML file, whole or not at all."""
-    _write_tree(path, cases_document(cases, name, classname))
+def write_cases(
+    path: str | os.PathLike[str], cases: Sequence[Case], name: str, classname: str, seconds: float | None = None
+) -> None:
+    """Write `cases` as a JUnit XML file, whole or not at all (`seconds`: the suite's time, if not the cases' sum)."""
+    _write_tree(path, cases_document(cases, name, classname, seconds))
 
 
 def _write_tree(path: str | os.PathLike[str], tree: ET.ElementTree) -> None:

@@ -44,6 +44,9 @@ __all__ = [
     "disqualifies",
     "FaultKind",
     "fault_hint",
+    "kind_hint",
+    "silence_hint",
+    "FLUSH_FIXES",
     "SeatStatus",
     "Fault",
     "MatchResult",
@@ -123,13 +126,43 @@ _HINTS = {
 }
 
 
-def fault_hint(fault: Fault) -> str:
-    """What a bot author can do about a fault: the usual cause, in one line."""
-    if fault.kind is FaultKind.TIMEOUT and fault.request is None:
-        return "no ready in time: did the bot flush its output? (Python: print(..., flush=True); C: fflush(stdout))"
-    if fault.kind is FaultKind.EXITED and "still running" in fault.message:
+FLUSH_FIXES = (
+    ("Python", "print(..., flush=True), or sys.stdout.flush() after each line"),
+    ("JavaScript", "console.log and process.stdout.write need no flush (read stdin line by line, with readline)"),
+    ("C", "fflush(stdout) after each line, or setvbuf(stdout, NULL, _IOLBF, 0) once at the start"),
+    ("Rust", "println! flushes at its newline (after print!, or through a BufWriter, call .flush())"),
+    ("Java", "System.out.println flushes (a PrintWriter or BufferedWriter of the bot's own needs .flush())"),
+)
+"""Per language, what makes each line a bot prints reach golfref at once (docs/PROTOCOL.md shows the same).
+
+A pipe is not a terminal: Python's and C's stdout keep what is printed until a buffer
+fills, so a bot that prints its ready or answer without a flush is never heard.
+"""
+
+
+def silence_hint(awaited: str) -> str:
+    """The hint for a bot that sent no `awaited` ("ready", "answer") at all: its output is likely unflushed."""
+    fixes = "; ".join(f"{language}: {fix}" for language, fix in FLUSH_FIXES)
+    return f"no {awaited} arrived: is each line the bot prints flushed? {fixes}"
+
+
+def kind_hint(kind: FaultKind, message: str = "", unheard: str | None = None) -> str:
+    """What a bot author can do about a fault of `kind`: the usual cause, in one line.
+
+    `unheard` names what the bot was waited for ("ready", "answer") when it has not sent
+    one yet at all: a timeout then most likely means output that was never flushed.
+    """
+    if kind is FaultKind.TIMEOUT and unheard is not None:
+        return silence_hint(unheard)
+    if kind is FaultKind.EXITED and "still running" in message:
         return "a bot keeps its stdout open until goodbye"
-    return _HINTS[fault.kind]
+    return _HINTS[kind]
+
+
+def fault_hint(fault: Fault) -> str:
+    """What a bot author can do about a recorded fault: the usual cause, in one line."""
+    # A timeout with no request is the wait for ready: nothing was heard from the bot at all.
+    return kind_hint(fault.kind, fault.message, "ready" if fault.request is None else None)
 
 
 class SeatStatus(enum.Enum):

@@ -31,6 +31,7 @@ from .config import (
     check_sandbox_paths,
     faults_fail_on,
     read_config_text,
+    rule_options,
 )
 from .rules import Rules
 from .sandbox import SandboxSpec, sandbox_spec
@@ -125,6 +126,8 @@ class TournamentConfig:
     """Every seating of a deal set gets the same cards (True), or every match a deal of its own."""
     fail_on: FailOn = FailOn.ENDED
     """Which faults make `golfref tournament` exit 1 (`faults.fail_on`); not part of the canonical form."""
+    rule_options: tuple[tuple[str, Any], ...] = ()
+    """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
 
     def player(self, name: str) -> PlayerSpec:
         """The pool's player called `name`."""
@@ -287,6 +290,7 @@ def parse_tournament(
         sandbox=sandbox_spec(data.get("sandbox"), base, enabled_by_default=True),
         duplicate_deals=data.get("duplicate_deals", True),
         fail_on=faults_fail_on(data),
+        rule_options=rule_options(data),
     )
 
 

@@ -1,12 +1,16 @@
 """`golfref check-bot`: every sample bot passes; each broken bot fails exactly the checks of what it cannot do.
 
 The broken bots (tests/bots/broken/) each miss one capability; a run restricted to the
-presets and layouts that matter keeps each short. Bad command lines get one
-`golfref: error:` line and exit 2.
+presets and layouts that matter keeps each short. A bot that is never heard, or never
+answers its first request, fails one check with the hint and stops the run (counted in
+checks and starts, never timed); debug lines on stdout are one failure. A config's rules
+and `--set` decide the rule sets checked. Bad command lines get one `golfref: error:` line
+and exit 2.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -18,9 +22,20 @@ import xmlschema
 import yaml
 from typer.testing import CliRunner
 
-from golfref.botcheck import BotCommand, BotWontStart, CheckReport, Outcome, build_groups, check_bot
+from golfref.botcheck import (
+    ALL_LAYOUTS,
+    STDOUT_CHECK,
+    BotCommand,
+    BotWontStart,
+    CheckReport,
+    Outcome,
+    build_groups,
+    check_bot,
+)
 from golfref.cli import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
 from golfref.config import TimeControl
+from golfref.referee import silence_hint
+from golfref.rules import PRESETS
 
 from .conftest import BOTS, ROOT, TESTS
 
@@ -125,6 +140,94 @@ def test_fuzz_positions_are_seeded() -> None:
     assert len(fuzz) == 3 and all(r.outcome is Outcome.PASS for r in fuzz), fuzz
 
 
+def test_a_bot_that_never_flushes_fails_one_check_with_the_flush_hint_and_stops(tmp_path: Path) -> None:
+    # The start limit comes from the config: the one wait is short, and the test counts, never times.
+    config = tmp_path / "m.yaml"
+    data = {
+        "match": "m",
+        "rules": {"preset": "standard"},
+        "players": [
+            {"name": "quiet", "command": [sys.executable, str(BOTS / "stdout_bot.py"), "no-flush"]},
+            {"name": "g", "builtin": "greedy"},
+        ],
+        "time": {"startup_ms": 500, "grace_ms": 100},
+    }
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out = tmp_path / "checks.xml"
+    result = runner.invoke(app, ["check-bot", str(config), "--player", "quiet", "--junit", str(out)])
+    assert result.exit_code == EXIT_FAULTED, result.output
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith(("FAIL", "pass", "skip"))] == [
+        "FAIL  standard 2x3: handshake: timeout: no ready within the time limit"
+    ]
+    hint = next(line for line in lines if line.startswith("      hint: "))
+    assert hint == f"      hint: {silence_hint('ready')}"
+    for fix in ("print(..., flush=True)", "fflush(stdout)", "setvbuf(stdout, NULL, _IOLBF, 0)", "System.out"):
+        assert fix in hint
+    stopped = next(line for line in lines if line.startswith("stopped: "))
+    assert "not run: the bot sent no ready within startup_ms + grace_ms (600 ms)" in stopped
+    assert lines[-1].startswith("1 check: 0 passed, 1 failed; ") and lines[-1].endswith(" not run")
+    (case,) = ET.parse(out).getroot().iter("testcase")
+    assert "hint: no ready arrived: is each line the bot prints flushed?" in (case.findtext("failure") or "")
+    # The library's view of the same run: one start, one failure, the rest unplayed.
+    tc = TimeControl(startup_ms=500)
+    report = check_bot(BotCommand((sys.executable, str(BOTS / "stdout_bot.py"), "no-flush")), time_control=tc)
+    assert report.starts == 1 and [r.outcome for r in report.results] == [Outcome.FAIL]
+    assert report.not_run == sum(len(g.checks) for g in build_groups(tuple(PRESETS), ALL_LAYOUTS, 0, 0)) + 1
+
+
+def test_a_bot_that_never_answers_its_first_request_fails_one_check_and_stops() -> None:
+    # Ready, then silence: the same likely cause (an answer never flushed). The limit is what is tested.
+    tc = TimeControl(startup_ms=20_000, move_ms=200, grace_ms=100)
+    report = check_bot(BotCommand((sys.executable, str(BOTS / "bad_bot.py"), "sleep-forever")), time_control=tc)
+    assert report.starts == 1
+    assert [(r.name, r.outcome) for r in report.results] == [
+        ("standard 2x3: handshake", Outcome.PASS), ("standard 2x3: draw", Outcome.FAIL)
+    ]  # fmt: skip
+    failure = report.results[1]
+    assert failure.message.startswith("timeout: no answer to request 1 within the time limit [decision draw]")
+    assert failure.hint == silence_hint("answer")
+    assert (failure.hole, failure.step, failure.request_id) == (0, 0, 1)
+    assert report.stopped is not None and "never answered its first request (timeout)" in report.stopped
+    assert report.not_run > 100 and report.summary().endswith(f"; {report.not_run} not run")
+
+
+def test_a_bot_that_crashes_at_startup_fails_one_check_with_its_traceback_and_stops() -> None:
+    bot = BotCommand((sys.executable, str(BOTS / "bad_bot.py"), "crash-at-startup"))
+    report = check_bot(bot, time_control=GENEROUS)
+    assert report.starts == 1
+    (failure,) = report.results
+    assert failure.name == "standard 2x3: handshake" and failure.message.startswith("exited: the bot exited (code 1)")
+    assert "RuntimeError: bad_bot: crashing at startup on purpose" in (failure.stderr or "")
+    assert failure.stderr is not None and failure.stderr.startswith("Traceback (most recent call last):")
+    assert report.stopped == "the bot never got through a handshake; every check starts with one"
+
+
+def test_debug_lines_on_stdout_are_one_failure_with_the_stderr_hint() -> None:
+    # A debug line before ready, one before each answer and one after it: the stdout check
+    # fails once, counting them all; every other check judges the bot's answers and passes.
+    report = run(BOTS / "stdout_bot.py", ("knock",), ("2x2",), "debug")
+    assert list(failed(report)) == [STDOUT_CHECK]
+    failure = next(r for r in report.results if r.outcome is Outcome.FAIL)
+    assert failure.message.startswith("not_json: expected ready: not JSON; the bot sent 'debug: starting' (")
+    assert failure.message.endswith(" stray lines in all)")
+    assert failure.hint == "bots print only protocol lines on stdout; write debug output to stderr"
+    assert failure.place() == "the hello"
+    assert len(report.results) > 20 and report.stopped is None
+
+
+def test_unasked_lines_after_an_answer_are_the_stdout_check_too() -> None:
+    # 100 lines of chatter with each ready (one write, so all there once ready is): one
+    # failure that counts them all, not one per check.
+    report = run(BOTS / "bad_bot.py", ("standard",), ("2x3",), "chatter")
+    assert list(failed(report)) == [STDOUT_CHECK]
+    message = failed(report)[STDOUT_CHECK]
+    assert message.startswith("unasked_output: printed a line while no request was open; the bot sent ")
+    assert message.endswith(f"({100 * report.starts} stray lines in all)") and report.starts > 1
+    failure = next(r for r in report.results if r.outcome is Outcome.FAIL)
+    assert failure.hint is not None and "debug output goes to stderr" in failure.hint
+
+
 def test_junit_and_exit_code_of_a_failing_run(tmp_path: Path) -> None:
     out = tmp_path / "checks.xml"
     result = runner.invoke(
@@ -144,25 +247,116 @@ def test_junit_and_exit_code_of_a_failing_run(tmp_path: Path) -> None:
     assert [case.get("name") for case in failures] == ["layout 1x1 (standard): a hole"]
     text = failures[0].findtext("failure") or ""
     assert '"decision":"place"' in text
+    assert re.search(r"^at: hole 0, step \d+, request \d+$", text, flags=re.M), text
+    assert "\nhint: choose one of the request's legal strings, exactly as written\n" in text
+    # Every check that ran took its own time, measured from its session's start.
+    for case in suite.iter("testcase"):
+        if case.find("skipped") is None:
+            assert float(case.get("time") or 0) > 0, case.get("name")
 
 
-def test_a_bot_named_in_a_config(tmp_path: Path) -> None:
+def test_junit_failures_hold_the_stderr_tail(tmp_path: Path) -> None:
+    out = tmp_path / "checks.xml"
+    result = runner.invoke(
+        app,
+        ["check-bot", "--preset", "standard", "--layout", "2x3", "--junit", str(out), "--",
+         sys.executable, str(BROKEN / "no_target_bot.py")],
+    )  # fmt: skip
+    assert result.exit_code == EXIT_FAULTED, result.output
+    xmlschema.XMLSchema(TESTS / "data" / "junit-10.xsd").validate(str(out))
+    failures = [c for c in ET.parse(out).getroot().iter("testcase") if c.find("failure") is not None]
+    assert len(failures) == 4
+    for case in failures:
+        text = case.findtext("failure") or ""
+        message = case.find("failure").get("message")  # type: ignore[union-attr]
+        assert text.startswith(f"{message}\nat: hole ") and "[decision target]" in text
+        assert "\nhint: the bot's stderr, shown in the log and here, usually says why\n" in text
+        assert "\nstderr: NotImplementedError" in text or "\nstderr: Traceback" in text
+    assert "      stderr: Traceback (most recent call last):" in result.stdout.splitlines()
+
+
+def _config(tmp_path: Path, rules: dict[str, object], tournament: bool = False) -> Path:
+    players = [
+        {"name": "mine", "command": [sys.executable, str(BOTS / "echo_bot.py")]},
+        {"name": "g", "builtin": "greedy"},
+    ]
+    data = {"tournament" if tournament else "match": "m", "rules": rules, "players": players}
+    data["time"] = {"startup_ms": 20_000, "move_ms": 10_000}
     config = tmp_path / "m.yaml"
-    data = {
-        "match": "m",
-        "rules": {"preset": "standard"},
-        "players": [
-            {"name": "mine", "command": [sys.executable, str(BOTS / "echo_bot.py")]},
-            {"name": "g", "builtin": "greedy"},
-        ],
-    }
-    config.write_text(yaml.safe_dump(data), encoding="utf-8")
-    result = runner.invoke(app, ["check-bot", str(config), "--player", "mine", "--preset", "knock", "--layout", "2x2"])
+    config.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return config
+
+
+@pytest.mark.parametrize("tournament", [False, True], ids=["match", "tournament"])
+def test_a_bot_named_in_a_config_is_checked_under_its_rules(tmp_path: Path, tournament: bool) -> None:
+    # The config's preset with every option it sets, not the four presets: standard has no
+    # optional flip, and this config's has one.
+    config = _config(tmp_path, {"preset": "standard", "layout": "2x2", "flip_after_throw": "may"}, tournament)
+    result = runner.invoke(app, ["check-bot", str(config), "--player", "mine", "--layout", "1x2"])
     assert result.exit_code == EXIT_OK, result.output
-    assert result.stdout.splitlines()[-1].endswith("0 failed")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "rules: standard, with layout: 2x2, flip_after_throw: may"
+    names = [line.split("  ", 1)[1].split(":")[0] for line in lines if line.startswith("pass")]
+    assert "standard 2x2" in names and "layout 1x2 (standard)" in names
+    assert not [n for n in names if n.startswith(("classic", "knock", "arena"))]
+    assert "pass  standard 2x2: flip: pass offered: request " in result.stdout
+    assert lines[-1].endswith("0 failed")
     bad = runner.invoke(app, ["check-bot", str(config), "--player", "g"])
     assert bad.exit_code == EXIT_USAGE
     assert bad.stderr.strip() == "golfref: error: --player 'g': a built-in player (greedy), not a bot"
+
+
+def test_the_time_control_of_the_config_is_the_checks(tmp_path: Path) -> None:
+    config = _config(tmp_path, {"preset": "knock", "layout": "2x2"})
+    result = runner.invoke(app, ["check-bot", str(config), "--player", "mine", "--layout", "2x2"])
+    assert result.exit_code == EXIT_OK, result.output
+    assert "(time control: move_ms 10000, bank_ms 0, grace_ms 100)" in result.stdout.splitlines()[-2]
+
+
+def test_set_overrides_every_preset_checked() -> None:
+    echo = (sys.executable, str(BOTS / "echo_bot.py"))
+    report = check_bot(BotCommand(echo), ("standard", "knock"), ("2x2",), time_control=GENEROUS,
+                       options={"flip_after_throw": "may"})  # fmt: skip
+    names = {r.name for r in report.results}
+    assert {"standard 2x3: flip: pass offered", "knock 2x3: flip: pass offered"} <= names
+    assert report.passed
+
+
+def test_an_option_that_cannot_apply_skips_those_checks_with_the_reason() -> None:
+    # Diagonals need a square grid: the 2x3 groups are skipped, saying so; the 2x2 layout is played.
+    report = check_bot(BotCommand((sys.executable, str(BOTS / "echo_bot.py"))), ("standard",), ("2x2",),
+                       time_control=GENEROUS, options={"lines": "columns+rows+diagonals"})  # fmt: skip
+    outcomes = {r.name: (r.outcome, r.message) for r in report.results}
+    outcome, message = outcomes["standard 2x3: handshake"]
+    assert outcome is Outcome.SKIP
+    assert message == (
+        "not under the rules given: lines: diagonals need a square grid, but layout is 2x3 (options lines and layout)"
+    )
+    assert outcomes["layout 2x2 (standard): a hole"][0] is Outcome.PASS
+    assert report.passed
+
+
+def test_set_on_the_command_line(tmp_path: Path) -> None:
+    config = _config(tmp_path, {"preset": "standard", "layout": "2x2"})
+    result = runner.invoke(
+        app, ["check-bot", str(config), "--player", "mine", "--layout", "2x2", "--set", "flip_after_throw=may"]
+    )
+    assert result.exit_code == EXIT_OK, result.output
+    assert result.stdout.splitlines()[0] == "rules: standard, with layout: 2x2, flip_after_throw: may"
+    assert "pass  standard 2x2: flip: pass offered: request " in result.stdout
+
+
+def test_a_config_with_several_problems_is_one_error_line(tmp_path: Path) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text("match: m\nrules: {preset: nope}\nplayers: 3\ncolour: red\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "golfref", "check-bot", str(config), "--player", "x"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == EXIT_USAGE and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"golfref: error: {config}:")
+    assert line.endswith(f"more: golfref check-config {config} lists them)")
 
 
 @pytest.mark.parametrize(
@@ -173,7 +367,11 @@ def test_a_bot_named_in_a_config(tmp_path: Path) -> None:
         (["--layout", "5x5", "--", "x"], "--layout '5x5': expected one of 1x1"),
         (["--fuzz", "-1", "--", "x"], "--fuzz"),
         (["nope.yaml", "--player", "x"], "nope.yaml"),
-        (["a.yaml", "b.yaml", "--player", "x"], "with --player give one match config and no command"),
+        (["a.yaml", "b.yaml", "--player", "x"], "with --player give one config and no command"),
+        (["a.yaml", "--player", "x", "--preset", "knock"], "--preset: with a config, its rules are checked (a.yaml)"),
+        (["--set", "knocking=maybe", "--", "x"], "no check can be played under the rules given: knocking: expected"),
+        (["--set", "colour=red", "--", "x"], "no check can be played under the rules given: unknown rule option"),
+        (["--set", "knocking", "--", "x"], "--set 'knocking': expected KEY=VALUE"),
     ],
 )
 def test_bad_command_lines_are_one_line_errors(args: list[str], error: str) -> None:

@@ -661,3 +661,15 @@ def test_the_log_path_is_read_from_the_config_folder(tmp_path: Path, monkeypatch
     monkeypatch.chdir(elsewhere)
     config = load_config(path)
     assert config.log.directory is not None and Path(config.log.directory).resolve() == folder.resolve()
+
+
+def test_a_config_keeps_the_rule_options_it_sets_as_written(tmp_path: Path) -> None:
+    # check-bot plays its checks under these: the preset's defaults for the rest, re-derived per check.
+    text = (
+        "match: m\nrules: {preset: knock, layout: 3x3, jokers: on, decks: 2}\n"
+        "players: [{name: a, builtin: greedy}, {name: b, builtin: random}]\n"
+    )
+    cfg = parse_config(text, base_dir=tmp_path)
+    assert cfg.rules.preset == "knock"
+    assert cfg.rule_options == (("layout", "3x3"), ("jokers", True), ("decks", 2))
+    assert parse_config(text.replace(", layout: 3x3, jokers: on, decks: 2", ""), base_dir=tmp_path).rule_options == ()

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from golfref import protocol
 from golfref.config import parse_config
 from golfref.engine import Action, Decision, Game, Pile
-from golfref.referee import run_match
+from golfref.referee import FLUSH_FIXES, run_match, silence_hint
 from golfref.rules import RevealChoice, Rules, resolve_rules
 from golfref.view import events_for, view
 from tests.test_properties import rule_sets
@@ -242,3 +242,10 @@ def test_ready_without_a_name_is_an_invalid_message(line: str) -> None:
     with pytest.raises(protocol.InvalidMessage, match="name"):
         protocol.parse_ready(line)
     assert "`name` is required" in DOC
+
+
+def test_the_flush_table_is_the_hints() -> None:
+    # One place holds the words (golfref.referee.FLUSH_FIXES): the page shows what the hint says.
+    rows = re.findall(r"^\| (\w+) \| (.+) \|$", DOC.split("| language |", 1)[1].split("\n\n", 1)[0], flags=re.M)
+    assert tuple(rows) == FLUSH_FIXES
+    assert all(f"{language}: {fix}" in silence_hint("ready") for language, fix in FLUSH_FIXES)

@@ -1,8 +1,9 @@
 """The starter kits of kits/: each compiled (where needed) into a temporary folder and played
 in whole matches against the sample bots, under every preset and the layouts and options
 that stretch a bot most (8 players, 1x1 and 4x4 grids, several decks, jokers, card powers).
-A kit passes a match when it finishes with no fault and nothing on the kit's stderr (the
-kits' safety nets write there when `choose` fails or answers something illegal).
+A kit passes a match when it finishes with no fault and nothing on the kit's stderr. A
+`choose` that fails ends a kit's bot with its error on stderr, and one that answers
+something illegal has it sent as it is: no kit hides a bug behind a move it did not choose.
 """
 
 from __future__ import annotations
@@ -145,36 +146,135 @@ def test_kit_plays_a_whole_match_without_a_fault(kit: str, match: str, build_dir
     assert decisions >= EXPECTED.get(match, {"draw", "place"}), decisions
 
 
-def test_the_python_kit_answers_legal_0_when_choose_fails(tmp_path: Path) -> None:
-    # A bug in a bot author's choose costs a good move, never a fault: the library's safety net.
-    bot = tmp_path / "buggy.py"
-    bot.write_text(
+# A bot on each kit whose choose fails as argv[1] says: `raise` (throw, panic; NULL in C)
+# or `illegal` (answer "not-an-action"). Written where the kit's library can be found.
+_BUGGY = {
+    "python": (
+        "bot.py",
+        "import sys\n"
         "import golfbot\n"
         "def choose(view, legal):\n"
-        "    if view.decision == 'draw':\n"
-        "        raise RuntimeError('boom')\n"
+        "    if sys.argv[1] == 'raise':\n"
+        "        raise RuntimeError('boom in choose')\n"
         "    return 'not-an-action'\n"
         "golfbot.play(choose, name='buggy')\n",
-        encoding="utf-8",
-    )
+    ),
+    "javascript": (
+        "bot.js",
+        "const golfbot = require(process.env.GOLFBOT_JS);\n"
+        "golfbot.play((view, legal) => {\n"
+        "  if (process.argv[2] === 'raise') throw new Error('boom in choose');\n"
+        "  return 'not-an-action';\n"
+        "}, { name: 'buggy' });\n",
+    ),
+    "c": (
+        "bot.c",
+        "#include <string.h>\n"
+        '#include "golfbot.h"\n'
+        "static const char *mode = \"\";\n"
+        "const char *golf_choose(const golf_view *view, const char *const *legal, size_t n) {\n"
+        "    (void)view; (void)legal; (void)n;\n"
+        '    return strcmp(mode, "raise") == 0 ? NULL : "not-an-action";\n'
+        "}\n"
+        "int main(int argc, char **argv) { if (argc > 1) mode = argv[1]; return golf_play(\"buggy\", \"1\"); }\n",
+    ),
+    "rust": (
+        "main.rs",
+        "#[path = \"@KIT@/golfbot.rs\"] mod golfbot;\n"
+        "#[path = \"@KIT@/json.rs\"] mod json;\n"
+        "fn main() {\n"
+        "    let mode = std::env::args().nth(1).unwrap_or_default();\n"
+        "    golfbot::play(\"buggy\", \"1\", |_view, _legal| {\n"
+        "        if mode == \"raise\" { panic!(\"boom in choose\") }\n"
+        "        \"not-an-action\".to_string()\n"
+        "    });\n"
+        "}\n",
+    ),
+}
+# What each kit's failure leaves on stderr, and the exit status it ends with.
+_FAILURE = {
+    "python": (("Traceback (most recent call last):", "RuntimeError: boom in choose"), 1),
+    "javascript": (("Error: boom in choose", "    at "), 1),
+    "c": (("golfbot: golf_choose returned NULL for request 1 (decision draw)",), 1),
+    "rust": (("panicked at", "boom in choose"), 101),
+}
+
+
+def buggy_command(kit: str, folder: Path) -> tuple[list[str], dict[str, str]]:
+    """The command and extra environment of `kit`'s buggy bot, built in `folder`."""
+    name, source = _BUGGY[kit]
+    path = folder / name
+    path.write_text(source.replace("@KIT@", str(KITS / "rust" / "src")), encoding="utf-8")
+    if kit == "python":
+        shutil.copy(KITS / "python" / "golfbot.py", folder / "golfbot.py")
+        return [sys.executable, "-B", str(path)], {}
+    if kit == "javascript":
+        return [_tool("node", kit), str(path)], {"GOLFBOT_JS": str(KITS / "javascript" / "golfbot.js")}
+    out = folder / "buggy"
+    if kit == "c":
+        sources = [str(path), str(KITS / "c" / "golfbot.c"), str(KITS / "c" / "json.c")]
+        build = [_tool("cc", kit), "-std=c11", "-O2", "-I", str(KITS / "c"), "-o", str(out), *sources]
+    else:
+        build = [_tool("rustc", kit), "--edition", "2021", "-o", str(out), str(path)]
+    done = subprocess.run(build, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return [str(out)], {}
+
+
+def _play_lines(argv: list[str], env: dict[str, str], mode: str) -> subprocess.CompletedProcess[str]:
     lines = [
         {"type": "hello", "protocol": 2, "seat": 0, "players": ["a", "b"], "rules": _HELLO_RULES,
          "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 1}},
         _request(1, "draw", ["stock", "discard"]),
         _request(2, "place", ["swap:0", "throw"]),
         {"type": "goodbye"},
-    ]
+    ]  # fmt: skip
     for message in lines:
         VALIDATOR.validate(message)  # the test sends what the protocol says
+    return subprocess.run(
+        [*argv, mode], input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True, text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", **env}, timeout=60,
+    )  # fmt: skip
 
-    done = subprocess.run(
-        [sys.executable, str(bot)], input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True,
-        text=True, env={"PYTHONPATH": str(KITS / "python"), "PYTHONDONTWRITEBYTECODE": "1"}, timeout=60,
-    )
+
+@pytest.mark.parametrize("kit", KIT_NAMES)
+def test_a_kit_bot_whose_choose_fails_ends_with_its_error_on_stderr(kit: str, tmp_path: Path) -> None:
+    # No safety net: the bug ends the bot (the referee records `exited`), and stderr says where.
+    argv, env = buggy_command(kit, tmp_path)
+    done = _play_lines(argv, env, "raise")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [a.get("action") for a in answers] == [None, "stock", "swap:0"]
-    assert "RuntimeError: boom" in done.stderr
-    assert "'not-an-action'" in done.stderr
+    assert [a["type"] for a in answers] == ["ready"], done.stdout
+    texts, status = _FAILURE[kit]
+    assert done.returncode == status, done.stderr
+    for text in texts:
+        assert text in done.stderr
+
+
+@pytest.mark.parametrize("kit", KIT_NAMES)
+def test_a_kit_sends_an_illegal_choice_as_it_is(kit: str, tmp_path: Path) -> None:
+    # Not replaced by a legal one: the referee's illegal_action fault names the legal choices.
+    argv, env = buggy_command(kit, tmp_path)
+    done = _play_lines(argv, env, "illegal")
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(a["type"], a.get("id"), a.get("action")) for a in answers] == [
+        ("ready", None, None), ("answer", 1, "not-an-action"), ("answer", 2, "not-an-action")
+    ]  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+
+
+@pytest.mark.parametrize("kit", KIT_NAMES)
+def test_check_bot_fails_a_kit_bot_whose_choose_fails_and_shows_its_error(kit: str, tmp_path: Path) -> None:
+    argv, env = buggy_command(kit, tmp_path)
+    tc = TimeControl(startup_ms=GENEROUS, move_ms=GENEROUS)
+    report = check_bot(BotCommand((*argv, "raise"), env=env), ("standard",), ("2x3",), time_control=tc)
+    assert not report.passed
+    (failure,) = [r for r in report.results if r.outcome is Outcome.FAIL]
+    assert failure.message.startswith("exited: the bot exited (code ")
+    assert failure.hint == "the bot's stderr, shown in the log and here, usually says why"
+    for text in _FAILURE[kit][0]:
+        assert text in (failure.stderr or ""), failure.stderr
+    # It crashed at the first request of the run: every check would, so the run stops there.
+    assert report.starts == 1 and report.stopped is not None and report.not_run > 0
 
 
 _HELLO_RULES = {

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from golfref.cards import Card, parse_grid
-from golfref.referee import Fault, FaultKind, MatchResult, SeatStatus
+from golfref.referee import FLUSH_FIXES, Fault, FaultKind, MatchResult, SeatStatus, fault_hint, silence_hint
 from golfref.report import STDERR_TAIL, fault_report, score_json, score_lines, standings_lines, summary_json
 from golfref.rules import Rules, resolve_rules
 from golfref.scoring import GridScore, score_grid
@@ -109,3 +109,14 @@ def test_several_faults_are_counted_by_kind_in_the_text_and_the_json(result: Mat
     data = summary_json(several)
     assert data["players"][0]["fault_kinds"] == {"not_json": 2, "timeout": 1}
     assert data["players"][0]["first_fault"]["request"] == 7  # the first fault, as the text shows it
+
+
+def test_a_bot_never_heard_gets_the_flush_fix_of_each_language() -> None:
+    # The one place for these words is golfref.referee.FLUSH_FIXES; check-bot uses them too.
+    startup = Fault(0, FaultKind.TIMEOUT, "no ready within the time limit", None, None, None, 10_100)
+    hint = fault_hint(startup)
+    assert hint == silence_hint("ready") and hint.startswith("no ready arrived: is each line the bot prints flushed? ")
+    for language, fix in FLUSH_FIXES:
+        assert f"{language}: {fix}" in hint
+    late = Fault(0, FaultKind.TIMEOUT, "no answer to request 3 within the time limit", None, 0, 3, 20_000)
+    assert fault_hint(late) == "a bot must answer within time_ms and flush each line it prints"

@@ -405,6 +405,25 @@ def test_the_quick_form_needs_two_players(tmp_path: Path) -> None:
     assert "needs at least two players" in done.stderr
 
 
+def test_the_quick_form_takes_set_as_golfref_rules_does(tmp_path: Path) -> None:
+    out = tmp_path / "quick"
+    args = ["tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--deal-sets", "1", "-q"]
+    done = golfref(*args, "--set", "layout=2x2", "-s", "holes=1", "--results", str(out))
+    assert done.returncode == 0, done.stderr
+    logs = sorted((out / "logs").glob("*.json"))
+    assert logs and {json.loads(p.read_text())["rules"]["layout"] for p in logs} == {"2x2"}
+    assert {len(json.loads(p.read_text())["holes"]) for p in logs} == {1}
+    bad = golfref(*args, "--set", "knocking=maybe", "--results", str(tmp_path / "bad"))
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip() == "golfref: error: <command line>:4: rules.knocking: expected on or off, got 'maybe'"
+    config = write(tmp_path, config_text(BUILTINS[:2]))
+    refused = golfref("tournament", str(config), "--set", "holes=1")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (
+        f"golfref: error: --set goes with a quick tournament (--bot, --builtin): change {config}'s rules: instead"
+    )
+
+
 # -- the gate ----------------------------------------------------------------------------------
 
 

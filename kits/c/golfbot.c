@@ -151,15 +151,15 @@ int golf_play(const char *name, const char *version) {
             view.time = &time;
             read_view(message, &view);
             const char *action = golf_choose(&view, legal, n);
-            int ok = 0;
-            for (size_t i = 0; action && i < n; i++) ok |= legal[i] && strcmp(legal[i], action) == 0;
-            if (!ok && n > 0) {
-                fprintf(stderr, "golfbot: golf_choose returned %s, not a legal choice; playing %s\n",
-                        action ? action : "NULL", legal[0]);
-                action = legal[0];
+            if (!action) {
+                /* C has no exception to end the bot with: a NULL answer is the bug, said and ended on. */
+                fprintf(stderr, "golfbot: golf_choose returned NULL for request %lld (decision %s)\n",
+                        view.request_id, view.decision ? view.decision : "?");
+                exit(1);
             }
+            /* Sent as it is: an action not in `legal` is the referee's illegal_action fault. */
             printf("{\"type\": \"answer\", \"id\": %lld, \"action\": ", view.request_id);
-            put_string(action ? action : "");
+            put_string(action);
             printf("}\n");
             fflush(stdout);
             free(legal);

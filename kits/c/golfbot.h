@@ -8,9 +8,10 @@
  *     int main(void) { return golf_play("my_bot", "1"); }
  *
  * golf_play reads golfref's messages on stdin, answers hello with ready, fills a golf_view
- * for every request, calls golf_choose and answers with what it returns (which must be one
- * of `legal`; anything else is replaced by legal[0] with a note on stderr). Unknown message
- * types are ignored, as the protocol asks. The fields and their JSON types are those of
+ * for every request, calls golf_choose and answers with what it returns, as it is (one of
+ * `legal`, or the referee records an illegal_action fault naming the legal choices). A
+ * NULL return ends the bot: an error on stderr and exit status 1, as an exception would end
+ * a bot in another language. Unknown message types are ignored, as the protocol asks. The fields and their JSON types are those of
  * docs/PROTOCOL.md; a card is a string such as "TH" or "XR#2", NULL where unseen. Every
  * pointer in a view lives until golf_choose returns. */
 #ifndef GOLFBOT_H
@@ -67,7 +68,7 @@ typedef struct {
     const json *request;                          /* the whole request, for anything else */
 } golf_view;
 
-/* Written by the bot: one of legal[0 .. n_legal-1]. */
+/* Written by the bot: one of legal[0 .. n_legal-1] (NULL ends the bot with an error). */
 const char *golf_choose(const golf_view *view, const char *const *legal, size_t n_legal);
 
 /* Play one match on stdin/stdout; returns the exit status for main. */

@@ -4,10 +4,12 @@
 //   golfbot.play((view, legal) => legal[0], { name: "my_bot" });
 //
 // play() reads golfref's messages on stdin, answers hello with ready, calls
-// choose(view, legal) for every request and answers with what it returns. `view` is the
-// request's view (docs/PROTOCOL.md) plus `rules` and `time` from hello, `events`,
-// `requestId` and `timeMs`. A choose that throws, or returns something not in `legal`,
-// costs a good move, never a fault: the error goes to stderr and legal[0] is answered.
+// choose(view, legal) for every request and answers with what it returns, as it is: a
+// value not in `legal` is the referee's illegal_action fault, which names the legal
+// choices. `view` is the request's view (docs/PROTOCOL.md) plus `rules` and `time` from
+// hello, `events`, `requestId` and `timeMs`. An error thrown by choose is not caught: node
+// ends the bot with its stack on stderr and exit status 1, so that a bug shows (in the log,
+// and in golfref check-bot) instead of hiding behind a move the bot did not choose.
 // Unknown message types are ignored, as the protocol asks.
 
 "use strict";
@@ -26,7 +28,8 @@ function rankPoints(rules) {
 }
 
 function send(message) {
-  // One line per message; the referee is waiting for it.
+  // One line per message; the referee is waiting for it. No flush is needed: node writes
+  // to a pipe at once, even while the event loop is busy afterwards.
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
@@ -51,18 +54,7 @@ function play(choose, { name, version = "1", onNotice = null } = {}) {
       const view = Object.assign({}, message.view, {
         rules, time, events: message.events, requestId: message.id, timeMs: message.time_ms,
       });
-      let action;
-      try {
-        action = choose(view, legal.slice());
-      } catch (e) {
-        process.stderr.write(`golfbot: choose threw: ${e && e.stack ? e.stack : e}\n`);
-        action = legal[0];
-      }
-      if (!legal.includes(action)) {
-        process.stderr.write(`golfbot: choose returned ${JSON.stringify(action)}, not a legal choice; playing ${legal[0]}\n`);
-        action = legal[0];
-      }
-      send({ type: "answer", id: message.id, action });
+      send({ type: "answer", id: message.id, action: choose(view, legal.slice()) });
     } else if (message.type === "goodbye") {
       input.close();
     } else if (onNotice !== null) {

@@ -10,11 +10,12 @@ Write one function, `choose(view, legal)`, and hand it to `play`:
     golfbot.play(choose, name="my_bot")
 
 `play` reads golfref's messages on stdin, answers `hello` with `ready`, calls `choose` for
-every `request` with the seat's view as typed dataclasses, and answers with what it returns.
-A `choose` that raises, or returns something that is not in `legal`, does not lose the
-decision: the traceback (or the bad value) goes to stderr and `legal[0]` is answered, so a
-bug costs a good move, never a fault. Notices (`hole_end`, `match_end`) go to the optional
-`on_notice`; unknown message types are ignored, as the protocol asks.
+every `request` with the seat's view as typed dataclasses, and answers with what it returns,
+as it is: a value not in `legal` is the referee's `illegal_action` fault, which names the
+legal choices. An exception in `choose` is not caught: it ends the bot with its traceback
+on stderr and exit status 1, so that a bug shows (in the log, and in `golfref check-bot`)
+instead of hiding behind a move the bot did not choose. Notices (`hole_end`, `match_end`)
+go to the optional `on_notice`; unknown message types are ignored, as the protocol asks.
 
 The field names and JSON types are those of docs/PROTOCOL.md and
 schemas/protocol.schema.json; copy this file next to your bot.
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import json
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -239,16 +239,7 @@ def play(
             time = TimeControl.from_json(message["time"])
             _send(out, {"type": "ready", "name": name, "version": version})
         elif kind == "request" and rules is not None and time is not None:
-            legal = message["legal"]
-            try:
-                action = choose(View.from_request(message, rules, time), list(legal))
-            except Exception:
-                # A bug in the heuristic must not forfeit the match: any legal action beats none.
-                traceback.print_exc(file=sys.stderr)
-                action = legal[0]
-            if action not in legal:
-                print(f"golfbot: choose returned {action!r}, not one of {legal}; playing {legal[0]}", file=sys.stderr)
-                action = legal[0]
+            action = choose(View.from_request(message, rules, time), list(message["legal"]))
             _send(out, {"type": "answer", "id": message["id"], "action": action})
         elif kind == "goodbye":
             break

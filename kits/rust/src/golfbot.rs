@@ -8,8 +8,10 @@
 //! ```
 //!
 //! `play` reads golfref's messages on stdin, answers hello with ready, builds a `View` for
-//! every request and answers with what `choose` returns (which must be one of `legal`;
-//! anything else is replaced by legal[0] with a note on stderr). Unknown message types are
+//! every request and answers with what `choose` returns, as it is (one of `legal`, or the
+//! referee records an illegal_action fault naming the legal choices). A panic in `choose`
+//! is not caught: it ends the bot with the panic's message on stderr and exit status 101
+//! (`RUST_BACKTRACE=1` in the bot's env adds the stack). Unknown message types are
 //! ignored, as the protocol asks. Fields and JSON types are those of docs/PROTOCOL.md; a
 //! card is a `String` such as "TH" or "XR#2", `None` where unseen; a JSON null is `None`.
 
@@ -224,11 +226,7 @@ pub fn play<F: FnMut(&View, &[String]) -> String>(name: &str, version: &str, mut
                 };
                 let legal: Vec<String> = message.get("legal").map(|l| l.items().iter().filter_map(|a| a.str().map(str::to_string)).collect()).unwrap_or_default();
                 let view = read_view(&message, rules, time);
-                let mut action = choose(&view, &legal);
-                if !legal.contains(&action) && !legal.is_empty() {
-                    eprintln!("golfbot: choose returned {:?}, not a legal choice; playing {}", action, legal[0]);
-                    action = legal[0].clone();
-                }
+                let action = choose(&view, &legal);
                 let _ = writeln!(out, "{{\"type\": \"answer\", \"id\": {}, \"action\": {}}}", view.request_id, json::quote(&action));
                 let _ = out.flush();
             }
