@@ -40,6 +40,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
 BOTS = TESTS / "bots"
+SYSTEM_BIN = "/usr/bin"
+
+
+def system_first_path() -> str:
+    """A PATH on which `python3` is the system's (/usr/bin/python3, which every sandbox shows), as on
+    a stock machine, for a test that runs a documented config naming a bare `python3` sandboxed:
+    a pyenv shim or a virtual environment first on the test's own PATH is refused by the sandbox,
+    rightly (it would run another interpreter), and the example would not run as written."""
+    rest = os.environ.get("PATH") or os.defpath
+    if not os.path.exists(os.path.join(SYSTEM_BIN, "python3")):
+        return rest
+    return os.pathsep.join([SYSTEM_BIN, "/bin", rest])
 
 
 def private_to_root(*files: str | os.PathLike[str]) -> str | None:

@@ -28,7 +28,7 @@ import yaml
 
 from golfref.log import read_log
 
-from .conftest import default_signals, private_to_root
+from .conftest import default_signals, private_to_root, system_first_path
 
 pytestmark = [
     pytest.mark.process,
@@ -44,14 +44,15 @@ LOG_VALIDATOR = jsonschema.Draft202012Validator(
 )
 
 
-def golfref(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def golfref(*args: str, cwd: Path = ROOT, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    """golfref as a real process; `path` replaces the PATH its bots get."""
     return subprocess.run(
         [sys.executable, "-m", "golfref.cli", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
         timeout=WAIT * 2,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **({} if path is None else {"PATH": path})},
     )
 
 
@@ -445,7 +446,7 @@ def _unsandboxable_here(sample: Path) -> str | None:
 
     if "tournament:" not in sample.read_text(encoding="utf-8"):
         return None  # a match config leaves the sandbox off
-    python = shutil.which("python3") or "python3"
+    python = shutil.which("python3", path=system_first_path()) or "python3"
     if bubblewrap_problem() is None:
         if not Path(python).is_relative_to("/usr") and not Path(python).is_relative_to("/bin"):
             return f"the sample's python3 is {python} here, which a sandbox does not show"
@@ -466,7 +467,8 @@ def test_check_config_accepts_every_sample(sample: Path) -> None:
         pytest.skip("this sample needs python3 on PATH")
     if (reason := _unsandboxable_here(sample)) is not None:
         pytest.skip(reason)
-    done = golfref("check-config", str(sample.relative_to(ROOT)))
+    # The samples' bots are `python3 ...`: the system's, as on a stock machine (see system_first_path).
+    done = golfref("check-config", str(sample.relative_to(ROOT)), path=system_first_path())
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{sample.relative_to(ROOT)}: ok: ")
     assert done.stderr == ""

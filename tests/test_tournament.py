@@ -29,7 +29,7 @@ from golfref.store import Store
 from golfref.tournament import TournamentError, run_tournament
 from golfref.tournament_config import Format, GateRule, load_tournament, parse_gate, parse_tournament
 
-from .conftest import BOTS, ROOT, default_signals
+from .conftest import BOTS, ROOT, default_signals, system_first_path
 from .test_junit import SCHEMA
 
 GOLFREF = [sys.executable, "-m", "golfref"]
@@ -415,7 +415,7 @@ def test_the_quick_form_takes_set_as_golfref_rules_does(tmp_path: Path) -> None:
     assert {len(json.loads(p.read_text())["holes"]) for p in logs} == {1}
     bad = golfref(*args, "--set", "knocking=maybe", "--results", str(tmp_path / "bad"))
     assert bad.returncode == 2 and bad.stdout == ""
-    assert bad.stderr.strip() == "golfref: error: <command line>:4: rules.knocking: expected on or off, got 'maybe'"
+    assert bad.stderr.strip() == "golfref: error: golfref tournament: --set knocking: expected on or off, got 'maybe'"
     config = write(tmp_path, config_text(BUILTINS[:2]))
     refused = golfref("tournament", str(config), "--set", "holes=1")
     assert refused.returncode == 2
@@ -818,7 +818,8 @@ def _ci_directory(tmp_path: Path) -> Path:
 def _run_as_written(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     argv = shlex.split(command)
     assert argv[0] == "golfref"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The example's bots are `python3 ...`: the system's, as on a stock machine (see system_first_path).
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PATH": system_first_path()}
     return subprocess.run([*GOLFREF, *argv[1:]], capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
