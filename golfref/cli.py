@@ -1028,6 +1028,13 @@ def check_bot(
     elif not given:
         fail("give the bot's command after --: golfref check-bot -- python3 my_bot.py (or CONFIG --player NAME)")
     else:
+        from pathlib import Path
+
+        from .config import missing_script
+
+        script = missing_script(given, Path.cwd())  # as a config's check finds it, before any start
+        if script is not None:
+            fail(f"the bot's command: {script}")
         command = BotCommand(tuple(given))
     options.update(parse_sets(sets))
     if move_ms is not None:

@@ -156,6 +156,15 @@ def test_check_config_reports_a_misspelt_script(tmp_path: Path) -> None:
     )
 
 
+def test_check_bot_names_a_missing_script_before_starting_anything(tmp_path: Path) -> None:
+    code, out, err = invoke("check-bot", "--", sys.executable, str(tmp_path / "bto.py"))
+    assert (code, out) == (EXIT_USAGE, "")
+    assert err == (
+        f"golfref: error: the bot's command: no such file: {tmp_path / 'bto.py'} "
+        f"(the script {sys.executable} runs; looked in {Path.cwd()})\n"
+    )
+
+
 def test_log_may_be_given_as_a_path_and_a_tournament_says_where_its_logs_go(tmp_path: Path) -> None:
     players = "players:\n  - {name: a, builtin: greedy}\n  - {name: b, builtin: random}\n"
     config = parse_config(f"log: out/{{match}}.json\n{players}", source="c.yaml", base_dir=tmp_path)
