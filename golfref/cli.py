@@ -64,13 +64,16 @@ EXIT_SIGNAL_BASE = 128  # stopped by signal N: 128 + N (130 Ctrl-C, 143 SIGTERM,
 EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT
 
 RUN_EXIT_CODES = {
-    EXIT_OK: "the match finished (a fault it played through is reported, not failed, unless --strict)",
-    EXIT_FAULTED: "the match finished, but a bot's seat was ended by a fault (disqualified), unless --accept-faults; "
-    "with --strict, any fault",
-    EXIT_USAGE: "bad usage or a bad config",
-    EXIT_INTERNAL: "an internal error, or the output could not be written",
-    EXIT_INTERRUPTED: "interrupted by Ctrl-C; 143 for SIGTERM, 129 for SIGHUP: 128 + the signal's number"
-    " (every bot stopped, the incomplete log kept)",
+    EXIT_OK: "the match finished; a fault the fault policy played through (status faulted: a timeout, an illegal "
+    "move) is reported, and fails only with --strict",
+    EXIT_FAULTED: "the match finished (log written), but a fault ended a bot's seat (status disqualified: it crashed "
+    "or exited, failed to start, hit a resource limit, ran out of match time, or reached max_faults), unless "
+    "--accept-faults (faults.fail_on: never); with --strict (fail_on: any), any fault",
+    EXIT_USAGE: "bad usage or a bad config (a `golfref: error:` line per problem, naming file, line and key), "
+    "before any bot starts",
+    EXIT_INTERNAL: "an internal error, or the log or the output could not be written",
+    EXIT_INTERRUPTED: "stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP: 128 + the signal's number): every bot stopped, "
+    "the incomplete log kept",
 }
 
 
@@ -1701,6 +1704,30 @@ def _write_report_html(directory: Path, target: str) -> None:
         err(sanitize(_one_line(f"golfref: warning: no replay for {line}")))
     folder = replays_folder(Path(target))
     err(sanitize(f"golfref: wrote {target} and {written.replays} of {written.matches} replays in {folder}"))
+
+
+EVERY_COMMAND_EXIT_CODES = {
+    EXIT_INTERNAL: "an internal error in golfref (one `golfref: internal error:` line, no traceback), or its output "
+    "could not be written",
+    EXIT_INTERRUPTED: "stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP: 128 + the signal's number)",
+}
+"""The exit codes any command may give, beside its own (a command's own entry says more where it has one)."""
+
+COMMAND_EXIT_CODES: dict[str, dict[int, str]] = {
+    "run": RUN_EXIT_CODES,
+    "play": PLAY_EXIT_CODES,
+    "check-config": CHECK_CONFIG_EXIT_CODES,
+    "tournament": TOURNAMENT_EXIT_CODES,
+    "standings": STANDINGS_EXIT_CODES,
+    "replay": REPLAY_EXIT_CODES,
+    "audit": AUDIT_EXIT_CODES,
+    "check-bot": CHECK_BOT_EXIT_CODES,
+    "replay-bot": REPLAY_BOT_EXIT_CODES,
+    "keygen": KEYGEN_EXIT_CODES,
+    "score": SCORE_EXIT_CODES,
+    "rules": RULES_EXIT_CODES,
+}
+"""Every command's own exit codes, as its --help lists them and the README's table of exit statuses."""
 
 
 class _Interrupted(BaseException):

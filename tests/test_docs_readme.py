@@ -55,3 +55,23 @@ def test_the_digest_promise_is_what_validation_does() -> None:
     assert validate(doc).status is Status.TAMPERED
     doc["digest"] = compute_digest(doc)
     assert validate(doc).status is Status.VALID
+
+
+def test_the_exit_status_table_is_what_each_command_exits_with() -> None:
+    """README's one table of every command's exit statuses says what golfref.cli's own tables say."""
+    from golfref.cli import COMMAND_EXIT_CODES, EVERY_COMMAND_EXIT_CODES
+
+    section = README.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (`golfref [a-z-]+`|every command) \| (\d+) \| (.*) \|$", section, flags=re.M)
+    table: dict[str, dict[int, str]] = {}
+    for who, code, meaning in rows:
+        table.setdefault(who, {})[int(code)] = meaning.replace("\\|", "|")
+    expected = {f"`golfref {name}`": codes for name, codes in COMMAND_EXIT_CODES.items()}
+    expected["every command"] = EVERY_COMMAND_EXIT_CODES
+    assert table == expected
+    documented = set(re.findall(r"^\| `golfref ([a-z-]+)", README, flags=re.M))
+    assert documented - {"--version"} <= set(COMMAND_EXIT_CODES), "a command in the README has no exit codes"
+    for name, codes in COMMAND_EXIT_CODES.items():  # each command's --help lists the same
+        help_text = CliRunner().invoke(app, [name, "--help"]).output
+        for code in codes:
+            assert re.search(rf"^ +{code}  \S", help_text, flags=re.M), (name, code)
