@@ -9,6 +9,7 @@ is its JSON Schema.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
@@ -108,13 +109,19 @@ def write_log(
     doc["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
     if sign is not None:
         doc["signature"] = sign(_signed(body, doc["digest"]))
-    # The file is the canonical form itself with the seals added as last keys: one
-    # serialization instead of two.
-    tail = ',"digest":"' + doc["digest"] + '"'
+    _replace(Path(path), _file_bytes(body, doc), sync=True)
+
+
+def _file_bytes(body: bytes, doc: dict[str, Any]) -> bytes:
+    """The bytes of the file `write_log` writes: the canonical form `body` with the seals of `doc` as last keys.
+
+    One serialization instead of two; and a file read back is golfref's own exactly when
+    its bytes are these (`parse_log`).
+    """
+    tail = b',"digest":' + orjson.dumps(doc["digest"])
     if "signature" in doc:
-        tail += ',"signature":' + orjson.dumps(doc["signature"], option=orjson.OPT_SORT_KEYS).decode("utf-8")
-    data = body[:-1] + (tail + "}\n").encode("utf-8")
-    _replace(Path(path), data, sync=True)
+        tail += b',"signature":' + orjson.dumps(doc["signature"], option=orjson.OPT_SORT_KEYS)
+    return body[:-1] + tail + b"}\n"
 
 
 def _replace(target: Path, data: bytes, sync: bool) -> None:
@@ -173,11 +180,77 @@ def parse_log(raw: bytes) -> dict[str, Any]:
             raise LogError(f"truncated: the JSON ends early (line {e.lineno})") from None
         reason = str(e).split(":", 1)[0]
         raise LogError(f"not JSON: {reason} at line {e.lineno} column {e.colno}") from None
+    if isinstance(doc, dict) and not _as_written(raw, doc):
+        _refuse_duplicate_keys(raw, "")
     problem = not_a_log(doc)
     if problem is not None:
         raise NotALog(problem)
     log: dict[str, Any] = doc
     return log
+
+
+def _as_written(raw: bytes, doc: dict[str, Any]) -> bool:
+    """Whether `raw` is byte for byte the file `write_log` writes for `doc` (then it holds no duplicate key)."""
+    if not isinstance(doc.get("digest"), str):
+        return False
+    try:
+        return raw == _file_bytes(canonical_bytes(doc), doc)
+    except (LogError, TypeError, orjson.JSONEncodeError):
+        return False
+
+
+class _Duplicated(dict[str, Any]):
+    """A JSON object in which `key` was written more than once (the duplicate scan's mark)."""
+
+    key: str
+
+
+def _mark_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    marked = _Duplicated(obj)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            marked.key = key  # the first key written a second time
+            break
+        seen.add(key)
+    return marked
+
+
+def _refuse_duplicate_keys(raw: bytes, where: str) -> None:
+    """Raise LogError naming the first object (in document order) that repeats a key, if one does.
+
+    orjson, like most JSON readers, keeps the last of repeated keys and says nothing, while
+    other readers keep the first: a file with a repeated key reads as two different logs, and
+    its digest and signature would vouch for only one of them. Only files that are not
+    byte for byte golfref's own form get here (reformatted ones, or hand-made): the standard
+    library's parser reports every object's pairs, which orjson does not.
+    """
+    try:
+        found = _first_marked(json.loads(raw, object_pairs_hook=_mark_duplicates), ())
+    except (RecursionError, ValueError) as e:
+        # orjson read it (up to 1024 levels deep), this parser cannot: unchecked is refused.
+        why = "nested too deeply" if isinstance(e, RecursionError) else "not read by the standard JSON parser"
+        raise LogError(f"{where}cannot be checked for duplicate keys: {why}") from None
+    if found is not None:
+        from .config import dotted  # only for this rare message: reading a log does not load the config layer
+
+        path, key = found
+        shown = json.dumps(key if len(key) <= 60 else key[:60] + "...", ensure_ascii=False)
+        raise LogError(f"{where}duplicate key {shown} {'in ' + dotted(path) if path else 'at the top level'}")
+
+
+def _first_marked(node: Any, path: tuple[str | int, ...]) -> tuple[tuple[str | int, ...], str] | None:
+    if isinstance(node, _Duplicated):
+        return path, node.key
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        found = _first_marked(value, (*path, key))
+        if found is not None:
+            return found
+    return None
 
 
 def not_a_log(doc: Any) -> str | None:
@@ -464,7 +537,10 @@ def recover_journal(raw: bytes) -> dict[str, Any]:
         if not isinstance(entry, dict) or not isinstance(entry.get("chain"), str):
             raise LogError(f"journal line {number}: not a journal entry (an object with a chain digest)")
         written = entry.pop("chain")
-        chain = _chained(chain, orjson.dumps(entry, option=orjson.OPT_SORT_KEYS))
+        body = orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
+        if line != body[:-1] + b',"chain":' + orjson.dumps(written) + b"}":
+            _refuse_duplicate_keys(line, f"journal line {number}: ")  # not as the referee wrote it
+        chain = _chained(chain, body)
         if written != chain:
             raise TamperedLog(f"journal line {number}: the content was changed after it was written (chain mismatch)")
         if doc is None:

@@ -178,6 +178,25 @@ def test_a_changed_journal_is_tampered_and_a_broken_line_is_named(tmp_path: Path
         read_log(path)
 
 
+def test_a_journal_line_with_a_duplicate_key_is_invalid(tmp_path: Path) -> None:
+    # A repeated key leaves the chain intact (it is computed over what orjson read: the last
+    # key), but a reader keeping the first key would see another match.
+    path = journal(tmp_path, 2)
+    lines = path.read_bytes().split(b"\n")
+    assert lines[1].startswith(b'{"faults":')
+    header = lines[0].replace(b'"log":{', b'"log":{"players":[],', 1)
+    cases = ((2, b'{"holes":[],' + lines[1][1:], "holes", "at the top level"), (1, header, "players", "in log"))
+    for number, line, key, where in cases:
+        edited = list(lines)
+        edited[number - 1] = line
+        path.write_bytes(b"\n".join(edited))
+        report = validate_file(path)
+        assert (report.status, report.message) == (
+            Status.INVALID,
+            f'journal line {number}: duplicate key "{key}" {where}',
+        )
+
+
 def test_replay_shows_a_journal_as_an_incomplete_log(tmp_path: Path) -> None:
     path = journal(tmp_path, 3)
     done = CliRunner().invoke(app, ["replay", str(path), "--summary", "--no-color"])

@@ -211,6 +211,97 @@ def test_formatting_is_not_content(tmp_path: Path) -> None:
     assert validate_file(path).ok
 
 
+# -- duplicate keys: one file, two logs ---------------------------------------------------------
+
+
+def first_key_wins(raw: bytes) -> Any:
+    """The log as a reader that keeps the first of repeated keys sees it (orjson keeps the last)."""
+    return json.loads(raw, object_pairs_hook=lambda pairs: dict(reversed(pairs)))
+
+
+def with_inserted(raw: bytes, fields: bytes) -> bytes:
+    """The file `raw` with `fields` (`"key":value,` ...) written first in its top-level object."""
+    assert raw.startswith(b"{")
+    return b"{" + fields + raw[1:]
+
+
+def test_players_and_holes_inserted_before_the_real_ones_are_refused(tmp_path: Path) -> None:
+    # The attack: a sealed log with a second "players" and "holes" in front of its own. orjson
+    # (and golfref before) read the last ones, so the digest still matched, while a reader
+    # that takes the first keys sees other players and other holes.
+    raw = (LOGS / "standard_2p.json").read_bytes()
+    doc = load("standard_2p")
+    fake_players = copy.deepcopy(doc["players"])
+    fake_players[0]["name"], fake_players[1]["name"] = fake_players[1]["name"], fake_players[0]["name"]
+    inserted = b'"holes":' + orjson.dumps(doc["holes"][:1]) + b',"players":' + orjson.dumps(fake_players) + b","
+    path = tmp_path / "two-logs.json"
+    path.write_bytes(with_inserted(raw, inserted))
+    assert orjson.loads(path.read_bytes()) == orjson.loads(raw)  # what golfref read: the real log
+    assert first_key_wins(path.read_bytes())["players"] == fake_players  # what another reader reads
+    report = validate_file(path)
+    assert (report.status, report.message, report.doc) == (
+        Status.INVALID,
+        'duplicate key "holes" at the top level',
+        None,
+    )
+    assert invoke("--check", str(path)).stdout == f'{path}: invalid: duplicate key "holes" at the top level\n'
+    assert one_error_line(invoke(str(path)), 1) == f'golfref: error: {path}: duplicate key "holes" at the top level'
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda text: text.replace('"format": "golfref-log"', '"format": "golfref-log", "format": "x"', 1),
+            'duplicate key "format" at the top level',
+        ),
+        (
+            lambda text: re.sub(r'("steps": \[\s*\{\s*)', r'\1"seat": 7, ', text, count=1),
+            'duplicate key "seat" in holes[0].steps[0]',
+        ),
+        (lambda text: text.replace('"name": ', '"name": "mallory", "name": ', 1), 'duplicate key "name" in players[0]'),
+        (lambda text: text.replace('"preset": ', '"preset": null, "preset": ', 1), 'duplicate key "preset" in rules'),
+    ],
+    ids=["format", "step", "player", "rules"],
+)
+def test_a_duplicate_key_anywhere_is_named_with_where_it_is(
+    tmp_path: Path, edit: Callable[[str], str], message: str
+) -> None:
+    text = json.dumps(load("standard_2p"), indent=2)  # reformatted, as jq would: not golfref's bytes
+    edited = edit(text)
+    assert edited != text
+    path = tmp_path / "log.json"
+    path.write_text(edited, encoding="utf-8")
+    report = validate_file(path)
+    assert (report.status, report.message) == (Status.INVALID, message)
+
+
+def test_a_log_as_golfref_wrote_it_is_not_scanned_for_duplicates(monkeypatch: pytest.MonkeyPatch) -> None:
+    # golfref's own bytes cannot hold a repeated key: the slow scan is only for other files.
+    from golfref import log as log_module
+
+    def scan(raw: bytes, where: str) -> None:
+        raise AssertionError("scanned")
+
+    monkeypatch.setattr(log_module, "_refuse_duplicate_keys", scan)
+    for name in SAMPLES:
+        log_module.read_log(LOGS / f"{name}.json")
+    with pytest.raises(AssertionError, match="scanned"):
+        log_module.parse_log(json.dumps(load("standard_2p"), indent=2).encode())
+
+
+def test_a_log_too_deep_to_scan_is_refused(tmp_path: Path) -> None:
+    # orjson reads up to 1024 levels; the standard parser (the duplicate scan) gives up sooner.
+    depth = 1020
+    path = tmp_path / "deep.json"
+    path.write_bytes(b'{"format":"golfref-log","x":' + b"[" * depth + b"]" * depth + b"}")
+    report = validate_file(path)
+    assert (report.status, report.message) == (
+        Status.INVALID,
+        "cannot be checked for duplicate keys: nested too deeply",
+    )
+
+
 # -- the tamper suite ---------------------------------------------------------------------------
 
 
