@@ -641,13 +641,15 @@ def _check_line(path: str, report: Report, signature: SignatureCheck | None) -> 
     return line if signature is None else f"{line}; {signature.message}"
 
 
-def _signature(report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
-    """The signature verdict shown for a log: always with --trust, else only for a log that carries one."""
+def _signature(
+    path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool
+) -> SignatureCheck | None:
+    """The signature verdict shown for the log at `path`: always when `asked` (--trust), else only for a signed log."""
     if report.doc is None or (not asked and report.doc.get("signature") is None):
         return None
     from .signing import check_signature
 
-    return check_signature(report.doc, trusted)
+    return check_signature(report.doc, trusted, found_as=os.path.basename(path))
 
 
 def use_color(stream: Any, environ: Mapping[str, str], no_color: bool) -> bool:
@@ -694,9 +696,9 @@ def replay_exit_code(
 
 REPLAY_EXIT_CODES = {
     EXIT_OK: "the log is valid and was shown (an incomplete one after a warning); with --check, every log is valid "
-    "and none forged (with --trust, every one signed by the trusted key)",
+    "and none forged (with --trust, every one signed by the trusted key under the name it was signed as)",
     EXIT_FAULTED: "the log is invalid or tampered (and not shown); with --check, a log is invalid, tampered, "
-    "incomplete or forged (with --trust, or not signed by the trusted key)",
+    "incomplete or forged (with --trust, or not signed by the trusted key, or a copy under another name)",
     EXIT_USAGE: "bad usage, or a LOG that is no golfref log: no such file, a folder, JSON of another kind",
     EXIT_INTERNAL: "an internal error, or the output could not be written",
 }
@@ -742,8 +744,8 @@ def replay(
         typer.Option(
             "--trust",
             metavar="PUBKEY",
-            help="With --check: say whether each log is signed by this public key (KEY.pub);"
-            " exit 0 only when every one is.",
+            help="With --check: say whether each log is signed by this public key (KEY.pub), and which match"
+            " the signature names; exit 0 only when every one is, under the file name it was signed as.",
         ),
     ] = None,
     html: Annotated[
@@ -789,7 +791,9 @@ def replay(
             except KeyFileError as e:
                 fail(f"--trust {e}")
         reports = [validate_file(path) for path in logs]
-        signatures = [_signature(report, trusted, trust is not None) for report in reports]
+        signatures = [
+            _signature(path, report, trusted, trust is not None) for path, report in zip(logs, reports, strict=True)
+        ]
         if as_json:
             items = []
             for path, report, sig in zip(logs, reports, signatures, strict=True):

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from distributed import Client, Future, LocalCluster, as_completed, get_worker
@@ -52,6 +52,9 @@ from .executor import Executor, MatchJob, MatchOutcome
 from .fingerprint import fingerprint
 from .log import write_log
 from .results import MatchRecord
+
+if TYPE_CHECKING:
+    from .signing import Signer
 
 __all__ = [
     "CONNECT_TIMEOUT_S",
@@ -407,7 +410,7 @@ class DaskExecutor(Executor):
         self._jobs: dict[Future[Any], MatchJob] = {}
         self._taken: set[Future[Any]] = set()
         self._stopping = False
-        self._signers: dict[Path, Callable[[bytes], dict[str, Any]]] = {}
+        self._signers: dict[Path, Signer] = {}
 
     @property
     def where(self) -> str:
@@ -522,7 +525,7 @@ class DaskExecutor(Executor):
         if played.log is not None:
             doc = orjson.loads(played.log)
             try:
-                write_log(job.log_path, doc, sign=self._signer(job.sign_key))
+                write_log(job.log_path, doc, sign=self._signer(job))
             except OSError as e:
                 return MatchOutcome(job.index, None, None, job.log_path, f"cannot write the log: {e.strerror or e}")
             digest = doc["digest"]
@@ -530,14 +533,16 @@ class DaskExecutor(Executor):
             return MatchOutcome(job.index, None, None, job.log_path, played.error, played.interrupted)
         return MatchOutcome(job.index, played.record, digest, job.log_path)
 
-    def _signer(self, key: Path | None) -> Callable[[bytes], dict[str, Any]] | None:
+    def _signer(self, job: MatchJob) -> Signer | None:
+        """The signer of the job's key (read once), naming the job's place in the tournament."""
+        key = job.sign_key
         if key is None:
             return None
         if key not in self._signers:
             from .signing import Signer
 
             self._signers[key] = Signer.from_file(key)
-        return self._signers[key]
+        return self._signers[key].at(job.place())
 
     def stop(self) -> None:
         """Start no more matches and interrupt those under way (their logs come back as interrupted)."""

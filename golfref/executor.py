@@ -24,14 +24,17 @@ import functools
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import ConfigError, MatchConfig
-from .log import LogError, read_log
+from .log import LogError, TournamentPlace, read_log
 from .results import DISQUALIFIED, MatchRecord
+
+if TYPE_CHECKING:
+    from .signing import Signer
 
 __all__ = ["MatchJob", "MatchOutcome", "Executor", "LocalExecutor", "play", "record_from_log", "serve"]
 
@@ -46,6 +49,12 @@ class MatchJob:
     log_path: Path
     sign_key: Path | None = None
     """The private key that signs the log (`golfref tournament --sign`), read by the worker."""
+    tournament: str | None = None
+    """The tournament's name, which a signature names with the match's index and deal set (`place`)."""
+
+    def place(self) -> TournamentPlace | None:
+        """The match's place in its tournament, as its log's signature names it."""
+        return None if self.tournament is None else TournamentPlace(self.tournament, self.index, self.deal_set)
 
 
 @dataclass(frozen=True)
@@ -140,7 +149,7 @@ def _finished(job: MatchJob) -> MatchOutcome | None:
 
 
 @functools.cache
-def _signer(path: Path) -> Callable[[bytes], dict[str, Any]]:
+def _signer(path: Path) -> Signer:
     """The signer of a key file, read once per worker."""
     from .signing import Signer
 
@@ -168,7 +177,7 @@ def _play(job: MatchJob) -> MatchOutcome:
         hide = [Path(job.config.log.directory or ".")]
         signer = None
         if job.sign_key is not None:
-            signer = _signer(job.sign_key)
+            signer = _signer(job.sign_key).at(job.place())
             hide.append(job.sign_key)
         result = run_match(
             job.config, log_path=str(job.log_path), on_turn=stop_between_turns, hide=hide, sign=signer, stop=stopped

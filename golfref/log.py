@@ -12,9 +12,10 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -34,7 +35,11 @@ __all__ = [
     "recover_journal",
     "canonical_bytes",
     "compute_digest",
+    "SIGNATURE_SCHEME",
+    "TournamentPlace",
+    "MatchIdentity",
     "signed_message",
+    "LogSigner",
     "write_log",
     "read_log",
     "parse_log",
@@ -64,8 +69,12 @@ class TamperedLog(LogError):
 
 # The fields that seal a log rather than describe the match: the canonical form leaves them out.
 SEALS = ("digest", "signature")
-# Starts every signed message, so that a golfref log signature can never pass for another use of the key.
+# Starts every signed message, so that a golfref log signature can never pass for another use
+# of the key; one context per scheme, so that a signature of one scheme never reads as another's.
 SIGNATURE_CONTEXT = b"golfref-log-signature-v1\n"
+SIGNATURE_CONTEXT_2 = b"golfref-log-signature-v2\n"
+SIGNATURE_SCHEME = 2
+"""The scheme golfref signs with: 2 names the match (`MatchIdentity`); 1, before it, signed the content only."""
 
 
 def canonical_bytes(doc: dict[str, Any]) -> bytes:
@@ -82,33 +91,122 @@ def compute_digest(doc: dict[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(canonical_bytes(doc)).hexdigest()
 
 
-def signed_message(doc: dict[str, Any], digest: str) -> bytes:
-    """What a log's signature signs: a fixed context, the canonical form the digest covers, and the digest."""
-    return _signed(canonical_bytes(doc), digest)
+@dataclass(frozen=True)
+class TournamentPlace:
+    """A match's place in a tournament: the tournament's name, the match's index and its deal set."""
+
+    tournament: str
+    match: int
+    deal_set: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The place as a signature's identity records it."""
+        return {"name": self.tournament, "match": self.match, "deal_set": self.deal_set}
 
 
-def _signed(body: bytes, digest: str) -> bytes:
-    return SIGNATURE_CONTEXT + body + b"\n" + digest.encode("ascii")
+@dataclass(frozen=True)
+class MatchIdentity:
+    """What a scheme-2 signature names beside the content: which match, where it was played, under which file name.
+
+    The content alone (what the digest covers) says which match a log is; the identity
+    says it where it can be shown, and adds what the content does not hold: the
+    tournament's place and the file name the log was written under, so that a copy of a
+    signed log under another name is recognisably a copy.
+    """
+
+    match_id: str
+    match: str
+    seats: tuple[str, ...]
+    """The players' names, seat by seat."""
+    file: str
+    """The log's file name (not its folder) when it was signed."""
+    tournament: TournamentPlace | None
+
+    @classmethod
+    def of(cls, doc: dict[str, Any], file: str, place: TournamentPlace | None) -> MatchIdentity:
+        """The identity of the log `doc` written as `file` (a file name), at `place` in a tournament if any."""
+        return cls(doc["match_id"], doc["match"], tuple(p["name"] for p in doc["players"]), file, place)
+
+    @classmethod
+    def from_json(cls, value: Any) -> MatchIdentity | None:
+        """The identity a signature records, or None when it is not one (wrong fields or types)."""
+        fields = ("file", "match", "match_id", "seats", "tournament")
+        if not isinstance(value, dict) or sorted(value) != list(fields):
+            return None
+        strings = (value["match_id"], value["match"], value["file"])
+        seats = value["seats"]
+        if not all(isinstance(v, str) for v in strings) or not isinstance(seats, list):
+            return None
+        if not all(isinstance(name, str) for name in seats):
+            return None
+        place = value["tournament"]
+        if place is not None:
+            if not isinstance(place, dict) or sorted(place) != ["deal_set", "match", "name"]:
+                return None
+            name, match, deal_set = place["name"], place["match"], place["deal_set"]
+            if not isinstance(name, str) or not all(type(n) is int and n >= 0 for n in (match, deal_set)):
+                return None
+            place = TournamentPlace(name, match, deal_set)
+        return cls(value["match_id"], value["match"], tuple(seats), value["file"], place)
+
+    def to_json(self) -> dict[str, Any]:
+        """The identity as the signature object records it."""
+        return {
+            "file": self.file,
+            "match": self.match,
+            "match_id": self.match_id,
+            "seats": list(self.seats),
+            "tournament": None if self.tournament is None else self.tournament.to_json(),
+        }
+
+    def describe(self) -> str:
+        """`match M (tournament T, match 3, deal set 1)`, as the checks print it."""
+        where = self.tournament
+        if where is None:
+            return f"match {self.match_id}"
+        return f"match {self.match_id} (tournament {where.tournament}, match {where.match}, deal set {where.deal_set})"
+
+
+def signed_message(body: bytes, digest: str, identity: MatchIdentity | None) -> bytes:
+    """What a log's signature signs, from the canonical form `body` and the digest.
+
+    Scheme 2 (with `identity`): a fixed context, the identity as one line of sorted compact
+    JSON, the canonical form, and the digest, each ended by a newline but the last. Scheme 1
+    (`identity` None, logs signed before golfref named the match): the context of scheme 1,
+    the canonical form and the digest.
+    """
+    if identity is None:
+        return SIGNATURE_CONTEXT + body + b"\n" + digest.encode("ascii")
+    named = orjson.dumps(identity.to_json(), option=orjson.OPT_SORT_KEYS)  # compact: no newline inside
+    return SIGNATURE_CONTEXT_2 + named + b"\n" + body + b"\n" + digest.encode("ascii")
+
+
+class LogSigner(Protocol):
+    """What `write_log` signs a log with (`signing.Signer`)."""
+
+    def __call__(self, doc: dict[str, Any], body: bytes, digest: str, file: str) -> dict[str, Any]:
+        """The `signature` field of the log `doc` (canonical form `body`, digest `digest`) written as `file`."""
+        ...
 
 
 def write_log(
     path: str | os.PathLike[str],
     doc: dict[str, Any],
     body: bytes | None = None,
-    sign: Callable[[bytes], dict[str, Any]] | None = None,
+    sign: LogSigner | None = None,
 ) -> None:
     """Seal `doc` with its digest (and a signature), write it atomically and sync it to the disk.
 
     A reader sees the old or the new file, never half of one. `body` is
-    `canonical_bytes(doc)` when the caller has it already. `sign` (`signing.Signer`) turns
-    the signed message into the `signature` field; without it, a `signature` already in
-    `doc` is written as it is (null for a log golfref did not sign).
+    `canonical_bytes(doc)` when the caller has it already. `sign` (`signing.Signer`) makes
+    the `signature` field, naming the file by its name in `path`; without it, a `signature`
+    already in `doc` is written as it is (null for a log golfref did not sign).
     """
     if body is None:
         body = canonical_bytes(doc)
     doc["digest"] = "sha256:" + hashlib.sha256(body).hexdigest()
     if sign is not None:
-        doc["signature"] = sign(_signed(body, doc["digest"]))
+        doc["signature"] = sign(doc, body, doc["digest"], Path(path).name)
     _replace(Path(path), _file_bytes(body, doc), sync=True)
 
 

@@ -30,7 +30,7 @@ from .config import HUMAN, ConfigError, FaultMode, FaultPolicy, MatchConfig, Pla
 from .engine import Action, Game, HoleResult
 from .fingerprint import bot_file, fingerprint
 from .human import Clock, HumanSeat, SeatLeft
-from .log import Journal, LogBuilder, write_log
+from .log import Journal, LogBuilder, LogSigner, write_log
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
 from .policies import Policy, make_policy
@@ -317,7 +317,7 @@ class _Referee:
         log_path: str | None,
         on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None,
         on_turn: Callable[[Game], None] | None = None,
-        sign: Callable[[bytes], dict[str, Any]] | None = None,
+        sign: LogSigner | None = None,
         stop_check: Callable[[], None] | None = None,
         human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
     ) -> None:
@@ -893,7 +893,7 @@ def run_match(
     on_hole: Callable[[HoleResult, tuple[str, ...]], None] | None = None,
     on_turn: Callable[[Game], None] | None = None,
     force: bool = False,
-    sign: Callable[[bytes], dict[str, Any]] | None = None,
+    sign: LogSigner | None = None,
     hide: Sequence[Path] = (),
     human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
     stop: Callable[[], bool] | None = None,

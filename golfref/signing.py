@@ -3,7 +3,12 @@
 The digest (`log.compute_digest`) catches accidental damage, but anyone can recompute it.
 A signature can only be made with the private key, so a log signed by a key you trust was
 written by whoever holds that key, as it is. What is signed is `log.signed_message`: the
-log's canonical form (what the digest covers) and the digest itself.
+match's identity (`log.MatchIdentity`: its id and name, its place in a tournament, the
+seat names, the file name it was written under), the log's canonical form (what the digest
+covers) and the digest itself. The identity is kept in the signature object, so that the
+check can say which match a log is and whether it is found under the name it was signed
+as. Logs signed before the identity (scheme 1: no `scheme` field) still verify, and are
+reported as signed under the earlier scheme.
 
 Keys are PEM files: the private key as unencrypted PKCS#8 (`BEGIN PRIVATE KEY`, file mode
 0600), the public key as SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`). The `cryptography`
@@ -22,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .log import signed_message
+from .log import SIGNATURE_SCHEME, MatchIdentity, TournamentPlace, canonical_bytes, signed_message
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -56,6 +61,12 @@ class SignatureStatus(enum.Enum):
     """Signed by the trusted key, and the signature verifies."""
     SIGNED = "signed"
     """Signed, and the signature verifies; no key was given to trust, so whose key it is stays open (see `key`)."""
+    COPY = "copy"
+    """The signature verifies (by the trusted key, when one is given), but the log was signed under another file name.
+
+    A copy, or a log put in another's place (a tournament's `m00005-d1.json` replaced by its
+    `m00003-d1.json`): the content is as signed, the name is not. Only a scheme-2 signature
+    names the file; with `--trust` a copy does not pass."""
     OTHER_KEY = "other_key"
     """Signed, and the signature verifies, but by a key other than the trusted one."""
     UNSIGNED = "unsigned"
@@ -72,11 +83,24 @@ class SignatureCheck:
     key: str | None
     """The id of the key the log names (`key_id`), when it names one."""
     message: str
-    """One line for people: whose key, or what does not verify."""
+    """One line for people: whose key, which match under which name, or what does not verify."""
+    scheme: int | None = None
+    """The signature's scheme when it verifies: 2 names the match (`identity`), 1 does not."""
+    identity: MatchIdentity | None = None
+    """What a scheme-2 signature that verifies names: the match, its place, its file name."""
+    found_as: str | None = None
+    """The file name the log was checked under, when it was read from a file."""
 
     def to_json(self) -> dict[str, Any]:
         """The check as plain data."""
-        return {"status": self.status.value, "key": self.key, "message": self.message}
+        return {
+            "status": self.status.value,
+            "key": self.key,
+            "message": self.message,
+            "scheme": self.scheme,
+            "identity": None if self.identity is None else self.identity.to_json(),
+            "found_as": self.found_as,
+        }
 
 
 def key_id(public: bytes) -> str:
@@ -186,19 +210,32 @@ def load_public_key(path: str | os.PathLike[str]) -> Ed25519PublicKey:
 class Signer:
     """Signs logs with one private key; `write_log(..., sign=signer)` calls it on the finished log."""
 
-    def __init__(self, key: Ed25519PrivateKey) -> None:
+    def __init__(self, key: Ed25519PrivateKey, place: TournamentPlace | None = None) -> None:
         self._key = key
         self._public = base64.b64encode(_raw_public(key.public_key())).decode("ascii")
+        self.place = place
+        """The tournament place every log this signer signs is named with (`at`), or None."""
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Signer:
         """A signer with the private key in `path`."""
         return cls(load_private_key(path))
 
-    def __call__(self, message: bytes) -> dict[str, Any]:
-        """The log's `signature` field for `message` (`log.signed_message`)."""
-        value = base64.b64encode(self._key.sign(message)).decode("ascii")
-        return {"alg": ALG, "public_key": self._public, "value": value}
+    def at(self, place: TournamentPlace | None) -> Signer:
+        """The same key, naming `place` in the identity of what it signs (a tournament's match)."""
+        return Signer(self._key, place)
+
+    def __call__(self, doc: dict[str, Any], body: bytes, digest: str, file: str) -> dict[str, Any]:
+        """The `signature` field of the log `doc` (canonical form `body`) written under the file name `file`."""
+        identity = MatchIdentity.of(doc, file, self.place)
+        value = base64.b64encode(self._key.sign(signed_message(body, digest, identity))).decode("ascii")
+        return {
+            "alg": ALG,
+            "public_key": self._public,
+            "value": value,
+            "scheme": SIGNATURE_SCHEME,
+            "identity": identity.to_json(),
+        }
 
 
 def _b64(text: str) -> bytes | None:
@@ -208,17 +245,23 @@ def _b64(text: str) -> bytes | None:
         return None
 
 
-def check_signature(doc: dict[str, Any], trusted: Ed25519PublicKey | None = None) -> SignatureCheck:
-    """Whose signature `doc` carries, checked against `trusted` when given; never raises."""
+def check_signature(
+    doc: dict[str, Any], trusted: Ed25519PublicKey | None = None, found_as: str | None = None
+) -> SignatureCheck:
+    """Whose signature `doc` carries, checked against `trusted` when given; never raises.
+
+    `found_as`: the file name the log was read under, compared with the name a scheme-2
+    signature was made under (a different one is a `COPY`).
+    """
     from cryptography.exceptions import InvalidSignature
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     sig = doc.get("signature")
     if sig is None:
-        return SignatureCheck(SignatureStatus.UNSIGNED, None, "unsigned")
+        return SignatureCheck(SignatureStatus.UNSIGNED, None, "unsigned", found_as=found_as)
 
     def forged(why: str, key: str | None = None) -> SignatureCheck:
-        return SignatureCheck(SignatureStatus.FORGED, key, f"forged: {why}")
+        return SignatureCheck(SignatureStatus.FORGED, key, f"forged: {why}", found_as=found_as)
 
     if not isinstance(sig, dict) or not all(isinstance(sig.get(k), str) for k in ("alg", "public_key", "value")):
         return forged("the signature field is not an object of strings alg, public_key, value")
@@ -234,16 +277,56 @@ def check_signature(doc: dict[str, Any], trusted: Ed25519PublicKey | None = None
     digest = doc.get("digest")
     if not isinstance(digest, str):
         return forged("a signed log must carry its digest", kid)
+    identity = None
+    if "scheme" in sig or "identity" in sig:  # scheme 1, the earlier one, has neither field
+        scheme = sig.get("scheme")
+        if type(scheme) is not int or scheme != SIGNATURE_SCHEME:
+            known = f"golfref verifies scheme {SIGNATURE_SCHEME} and the earlier one"
+            return forged(f"signature scheme {str(scheme)[:20]}: {known}", kid)
+        identity = MatchIdentity.from_json(sig.get("identity"))
+        if identity is None:
+            return forged("the signature's identity is not a match identity (docs/LOG_FORMAT.md)", kid)
     try:
-        message = signed_message(doc, digest)
+        message = signed_message(canonical_bytes(doc), digest, identity)
         Ed25519PublicKey.from_public_bytes(public).verify(value, message)
     except (InvalidSignature, ValueError):
         return forged(f"the signature by {kid} does not verify: the log was changed after it was signed", kid)
+    if identity is not None:
+        disagreement = _disagreement(identity, doc)
+        if disagreement is not None:
+            return forged(f"the signature by {kid} names {disagreement}", kid)
     if trusted is None:
-        return SignatureCheck(SignatureStatus.SIGNED, kid, f"signed by {kid}")
-    if _raw_public(trusted) != public:
-        trusted_id = key_id(_raw_public(trusted))
-        return SignatureCheck(
-            SignatureStatus.OTHER_KEY, kid, f"signed by another key ({kid}), not the trusted {trusted_id}"
-        )
-    return SignatureCheck(SignatureStatus.TRUSTED, kid, f"signed by the trusted key {kid}")
+        whose = f"signed by {kid}"
+        status = SignatureStatus.SIGNED
+    elif _raw_public(trusted) != public:
+        whose = f"signed by another key ({kid}), not the trusted {key_id(_raw_public(trusted))}"
+        status = SignatureStatus.OTHER_KEY
+    else:
+        whose = f"signed by the trusted key {kid}"
+        status = SignatureStatus.TRUSTED
+    if identity is None:
+        return SignatureCheck(status, kid, f"{whose} (earlier scheme: no identity)", 1, None, found_as)
+    if found_as is None or found_as == identity.file:
+        return SignatureCheck(status, kid, f"{whose}: {identity.describe()} as {identity.file}", 2, identity, found_as)
+    if status is not SignatureStatus.OTHER_KEY:
+        status = SignatureStatus.COPY
+    named = f"{whose}: {identity.describe()} signed as {identity.file}, found as {found_as}: a copy"
+    return SignatureCheck(status, kid, named, 2, identity, found_as)
+
+
+def _disagreement(identity: MatchIdentity, doc: dict[str, Any]) -> str | None:
+    """What a verified identity says that the log's own content contradicts, or None.
+
+    Only the key's holder could sign such a pair, but a signature vouches for one match,
+    and this one names two.
+    """
+    players = doc.get("players")
+    seats = [p.get("name") if isinstance(p, dict) else None for p in players] if isinstance(players, list) else None
+    for what, signed, logged in (
+        ("match_id", identity.match_id, doc.get("match_id")),
+        ("match", identity.match, doc.get("match")),
+        ("seats", list(identity.seats), seats),
+    ):
+        if signed != logged:
+            return f"{what} {str(signed)[:80]}, the log {str(logged)[:80]}"
+    return None

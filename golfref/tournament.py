@@ -400,7 +400,7 @@ def run_tournament(
         kept = _kept(config, store, specs)
         records = [kept[i] for i in sorted(kept)]
         jobs = [
-            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key)
+            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key, config.name)
             for s in specs
             if s.index not in kept
         ]

@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 import pytest
 
+from golfref.log import TournamentPlace
 from golfref.signing import SignatureStatus, check_signature, keygen, load_public_key
 from golfref.stats import compute_stats
 from golfref.store import Store
@@ -147,7 +148,11 @@ def test_a_cluster_tournament_gives_the_results_of_local_workers(tmp_path: Path,
         for m in store.matches():
             doc = orjson.loads((tmp_path / "remote" / m.log_path).read_bytes())
             assert doc["digest"] == m.digest and doc["status"] == "finished"
-            assert check_signature(doc, load_public_key(public)).status is SignatureStatus.TRUSTED
+            found_as = Path(m.log_path).name
+            check = check_signature(doc, load_public_key(public), found_as=found_as)
+            assert check.status is SignatureStatus.TRUSTED and check.identity is not None
+            assert check.identity.tournament == TournamentPlace("t", m.record.match_index, m.record.deal_set)
+            assert check.identity.file == found_as  # the name at the client, not the worker's scratch file
 
 
 def test_the_cli_plays_on_a_cluster_as_on_local_workers(tmp_path: Path, scheduler: str) -> None:
