@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import protocol
 from .engine import Action, Game
@@ -37,7 +37,11 @@ from .outputs import transcript_path
 from .protocol import MessageError
 from .replay import TAMPERED_MESSAGE, Status, validate_file
 from .rules import Rules, rules_from_dict
+from .signing import SignatureCheck, check_signature
 from .view import events_for, view
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 __all__ = [
     "MIN_ANSWER_MS",
@@ -139,6 +143,8 @@ class Audit:
     """Seats whose transcript was read."""
     messages: int
     """Messages to bots compared with what the engine derives."""
+    signature: SignatureCheck | None = None
+    """The verdict on the log's signature and the match it names: for a signed log, or any log when asked."""
 
     @property
     def clean(self) -> bool:
@@ -165,6 +171,7 @@ class Audit:
             "transcripts": self.transcripts,
             "messages": self.messages,
             "findings": [f.to_json() for f in self.findings],
+            "signature": None if self.signature is None else self.signature.to_json(),
         }
 
 
@@ -741,17 +748,25 @@ def _fault_clusters(doc: dict[str, Any], transcripts: dict[int, list[_Line]]) ->
 # -- the audit ---------------------------------------------------------------------------------------
 
 
-def audit_file(path: str) -> Audit:
-    """Audit one log and its transcripts; raises AuditError for input that cannot be audited."""
+def audit_file(path: str, trusted: Ed25519PublicKey | None = None) -> Audit:
+    """Audit one log and its transcripts; raises AuditError for input that cannot be audited.
+
+    The log's signature is checked when it carries one, and always against `trusted` when
+    given; the verdict is the Audit's `signature`, not a finding: what a bot was shown does
+    not depend on who signed the log.
+    """
     report = validate_file(path)
     if report.status is Status.NOT_A_LOG:
         raise AuditError(f"{path}: {report.message}")
+    signature = None
+    if report.doc is not None and (trusted is not None or report.doc.get("signature") is not None):
+        signature = check_signature(report.doc, trusted, found_as=Path(path).name)
     if report.status is Status.TAMPERED:
         finding = Finding(Kind.TAMPERED, None, "", None, f"{TAMPERED_MESSAGE}; nothing else was audited")
-        return Audit(path, (finding,), 0, 0)
+        return Audit(path, (finding,), 0, 0, signature)
     if report.status is Status.INVALID or report.doc is None:
         finding = Finding(Kind.INVALID, None, "", None, f"{report.message}; nothing else was audited")
-        return Audit(path, (finding,), 0, 0)
+        return Audit(path, (finding,), 0, 0, signature)
     doc = report.doc
     transcripts, findings = _transcripts(Path(path), doc)
     rules = rules_from_dict(doc["rules"])
@@ -767,4 +782,4 @@ def audit_file(path: str) -> Audit:
         findings += _timing(seat, lines, limit)
     findings += [f for f in _fast_answers(doc) if f.seat in transcripts]
     findings += _fault_clusters(doc, transcripts)
-    return Audit(path, tuple(findings), len(transcripts), messages)
+    return Audit(path, tuple(findings), len(transcripts), messages, signature)

@@ -641,9 +641,7 @@ def _check_line(path: str, report: Report, signature: SignatureCheck | None) -> 
     return line if signature is None else f"{line}; {signature.message}"
 
 
-def _signature(
-    path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool
-) -> SignatureCheck | None:
+def _signature(path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
     """The signature verdict shown for the log at `path`: always when `asked` (--trust), else only for a signed log."""
     if report.doc is None or (not asked and report.doc.get("signature") is None):
         return None
@@ -681,14 +679,11 @@ def replay_exit_code(
     reports: list[Report], signatures: list[SignatureCheck | None] | None = None, trusting: bool = False
 ) -> int:
     """`golfref replay --check` exits 0 only when every log is valid and none is forged; with
-    --trust (`trusting`), only when every one is also signed by the trusted key."""
+    --trust (`trusting`), only when every one is also signed by the trusted key under its own name."""
     from .replay import Status
-    from .signing import SignatureStatus
+    from .signing import signature_passes
 
-    if trusting:
-        signed_ok = all(s is not None and s.status is SignatureStatus.TRUSTED for s in signatures or [])
-    else:
-        signed_ok = all(s is None or s.status is not SignatureStatus.FORGED for s in signatures or [])
+    signed_ok = all(signature_passes(s, trusting) for s in signatures or [])
     if any(r.status is Status.NOT_A_LOG for r in reports):
         return EXIT_USAGE  # a missing file or another kind of file, as in every command that reads logs
     return EXIT_OK if all(r.status is Status.VALID for r in reports) and signed_ok else EXIT_FAULTED
@@ -886,8 +881,10 @@ def _write_text(target: str, text: str, option: str) -> None:
 
 
 AUDIT_EXIT_CODES = {
-    EXIT_OK: "every log is clean: no leak, no warning",
-    EXIT_FAULTED: "a leak or a warning in some log, or a log that is tampered or invalid",
+    EXIT_OK: "every log is clean: no leak, no warning, no forged signature (with --trust, every one signed by "
+    "the trusted key under the name it was signed as)",
+    EXIT_FAULTED: "a leak or a warning in some log, a log that is tampered or invalid, or a forged signature "
+    "(with --trust, or one not by the trusted key, or a copy under another name)",
     EXIT_USAGE: "bad usage or input that cannot be audited: no such file, not a golfref log, no transcripts",
 }
 
@@ -896,33 +893,54 @@ AUDIT_EXIT_CODES = {
 def audit(
     logs: Annotated[list[str], typer.Argument(metavar="LOG", help="A log with transcripts next to it; one or more.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as one JSON array.")] = False,
+    trust: Annotated[
+        str | None,
+        typer.Option(
+            "--trust",
+            metavar="PUBKEY",
+            help="Say whether each log is signed by this public key (KEY.pub), as replay --check --trust does;"
+            " exit 0 only when every one is, under the file name it was signed as.",
+        ),
+    ] = None,
 ) -> None:
     """Check that no bot was shown what it could not know yet, from a log and its transcripts.
 
     The log is validated as replay --check does; then the match is re-derived through the
     engine and every message in each seat's transcript is compared with what that seat
     could know then. One line per finding (leaks; warnings for mismatches, timing
-    anomalies and fault clusters) and a summary line per log. See docs/AUDIT.md.
+    anomalies and fault clusters), the signature and the match it names (for a signed log,
+    or every log with --trust), and a summary line per log. See docs/AUDIT.md.
     """
     from .audit import AuditError, audit_file
+    from .signing import signature_passes
 
+    trusted = None
+    if trust is not None:
+        from .signing import KeyFileError, load_public_key
+
+        try:
+            trusted = load_public_key(trust)
+        except KeyFileError as e:
+            fail(f"--trust {e}")
     code = EXIT_OK
     items: list[dict[str, Any]] = []
     for path in logs:
         try:
-            result = audit_file(path)
+            result = audit_file(path, trusted)
         except AuditError as e:
             err(f"golfref: error: {sanitize(_one_line(str(e)))}")
             items.append({"path": path, "status": "error", "error": str(e)})
             code = max(code, EXIT_USAGE)
             continue
-        if not result.clean:
+        if not result.clean or not signature_passes(result.signature, trust is not None):
             code = max(code, EXIT_FAULTED)
         if as_json:
             items.append(result.to_json())
             continue
         for finding in result.findings:
             out(sanitize(_one_line(f"{path}: {finding.line()}")))
+        if result.signature is not None:
+            out(sanitize(_one_line(f"{path}: signature: {result.signature.message}")))
         out(sanitize(_one_line(f"{path}: {result.summary()}")))
     if as_json:
         out(json.dumps(items, ensure_ascii=False))

@@ -43,6 +43,7 @@ __all__ = [
     "load_public_key",
     "key_id",
     "check_signature",
+    "signature_passes",
 ]
 
 ALG = "ed25519"
@@ -330,3 +331,15 @@ def _disagreement(identity: MatchIdentity, doc: dict[str, Any]) -> str | None:
         if signed != logged:
             return f"{what} {str(signed)[:80]}, the log {str(logged)[:80]}"
     return None
+
+
+def signature_passes(check: SignatureCheck | None, trusting: bool) -> bool:
+    """Whether a log's signature verdict lets a check pass (exit 0).
+
+    With a trusted key (`trusting`), only a log signed by it under its own name passes
+    (None, no verdict because the log could not be read, does not); without one, any
+    verdict but forged does.
+    """
+    if trusting:
+        return check is not None and check.status is SignatureStatus.TRUSTED
+    return check is None or check.status is not SignatureStatus.FORGED

@@ -30,6 +30,7 @@ from golfref.cli import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
 from golfref.config import parse_config
 from golfref.log import compute_digest, read_log
 from golfref.referee import MatchInterrupted, run_match
+from golfref.signing import Signer, keygen
 
 pytestmark = [pytest.mark.process]
 
@@ -44,7 +45,12 @@ Transcript = list[dict[str, Any]]
 
 
 def play(
-    directory: Path, rules: dict[str, Any], players: int = 2, seed: int = SEED, seats: list[Any] | None = None
+    directory: Path,
+    rules: dict[str, Any],
+    players: int = 2,
+    seed: int = SEED,
+    seats: list[Any] | None = None,
+    sign: Signer | None = None,
 ) -> Path:
     """Play a real match of bots with transcripts into `directory`; the log's path."""
     bots = [RANDOM_BOT, ECHO_BOT, RANDOM_BOT][:players]
@@ -58,7 +64,7 @@ def play(
     }
     directory.mkdir(parents=True, exist_ok=True)
     config = parse_config(yaml.safe_dump(data), source=str(directory / "m.yaml"), base_dir=directory)
-    return run_match(config, seed=seed).log_path
+    return run_match(config, seed=seed, sign=sign).log_path
 
 
 @pytest.fixture(scope="module")
@@ -431,6 +437,97 @@ def test_a_tampered_log_is_a_finding(match: Path) -> None:
     ]
 
 
+# -- the signature and the match it names -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A finished 2-hole match of two bots with transcripts, its log signed; (its folder, the public key)."""
+    keys = tmp_path_factory.mktemp("keys")
+    private, public, _ = keygen(keys / "key")
+    log = play(tmp_path_factory.mktemp("signed"), {"preset": "standard", "layout": "2x2", "holes": 2},
+               sign=Signer.from_file(private))  # fmt: skip
+    return log.parent, public
+
+
+def copied(folder: Path, to: Path, stem: str = "m") -> Path:
+    """The signed match's log and transcripts copied into `to` under the name `stem`; the log's path."""
+    to.mkdir(exist_ok=True)
+    for path in folder.glob("m.*"):
+        if path.suffix in (".json", ".jsonl"):
+            shutil.copy(path, to / (stem + path.name[1:]))
+    return to / f"{stem}.json"
+
+
+def test_a_signed_log_is_audited_with_its_signature_and_match(signed: tuple[Path, Path], tmp_path: Path) -> None:
+    folder, public = signed
+    log = copied(folder, tmp_path)
+    match_id = read_log(log)["match_id"]
+    code, lines, stderr = audit(str(log))
+    assert (code, stderr) == (EXIT_OK, "")
+    assert len(lines) == 2 and lines[1].startswith(f"{log}: clean: ")
+    assert lines[0].startswith(f"{log}: signature: signed by ed25519:")
+    assert lines[0].endswith(f": match {match_id} as m.json")
+    code, lines, _ = audit("--trust", str(public), str(log))
+    assert code == EXIT_OK and lines[0].startswith(f"{log}: signature: signed by the trusted key ed25519:")
+    code, lines, _ = audit("--json", "--trust", str(public), str(log))
+    (item,) = json.loads(lines[0])
+    assert item["status"] == "clean" and item["signature"]["status"] == "trusted"
+    assert item["signature"]["identity"]["match_id"] == match_id and item["signature"]["identity"]["file"] == "m.json"
+    assert [f.line() for f in audit_file(str(log)).findings] == []  # the signature is no finding of fair play
+
+
+def test_audit_recognises_a_renamed_copy(signed: tuple[Path, Path], tmp_path: Path) -> None:
+    folder, public = signed
+    log = copied(folder, tmp_path, "other")
+    code, lines, _ = audit("--trust", str(public), str(log))
+    assert code == EXIT_FAULTED  # clean of findings, but not the trusted key's log under this name
+    assert lines[0].endswith("signed as m.json, found as other.json: a copy") and "clean: " in lines[1]
+    code, lines, _ = audit(str(log))  # without --trust, a copy is named and passes
+    assert code == EXIT_OK and lines[0].endswith(": a copy")
+
+
+def test_audit_reports_a_forged_signature_and_fails(signed: tuple[Path, Path], tmp_path: Path) -> None:
+    folder, public = signed
+    log = copied(folder, tmp_path)
+    doc = read_log(log)
+    doc["players"][0]["name"] = "someone else"
+    doc["digest"] = compute_digest(doc)  # sealed again: not tampered, but not what was signed
+    log.write_text(json.dumps(doc), encoding="utf-8")
+    code, lines, _ = audit(str(log))
+    assert code == EXIT_FAULTED
+    assert any(line.startswith(f"{log}: signature: forged: the signature by ed25519:") for line in lines), lines
+    (item,) = json.loads(audit("--json", str(log))[1][0])
+    assert item["signature"]["status"] == "forged"
+
+
+def test_audit_with_trust_fails_an_unsigned_log(match: Path, signed: tuple[Path, Path]) -> None:
+    code, lines, _ = audit("--trust", str(signed[1]), str(match))
+    assert code == EXIT_FAULTED
+    assert lines[0] == f"{match}: signature: unsigned" and lines[1].startswith(f"{match}: clean: ")
+    assert audit(str(match))[1] == lines[1:]  # without --trust an unsigned log's audit says nothing of it
+
+
+def test_audit_refuses_the_duplicate_players_attack(signed: tuple[Path, Path], tmp_path: Path) -> None:
+    log = copied(signed[0], tmp_path)
+    raw = log.read_bytes()
+    doc = json.loads(raw)
+    fake = [dict(p, name="mallory") for p in doc["players"]]
+    log.write_bytes(b'{"players":' + json.dumps(fake).encode() + b"," + raw[1:])
+    code, lines, _ = audit("--trust", str(signed[1]), str(log))
+    assert code == EXIT_FAULTED
+    assert lines == [
+        f'{log}: invalid: duplicate key "players" at the top level; nothing else was audited',
+        f"{log}: not audited: the log is invalid",
+    ]
+
+
+def test_audit_trust_with_a_bad_key_is_one_line(match: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["audit", "--trust", str(tmp_path / "missing.pub"), str(match)])
+    assert result.exit_code == EXIT_USAGE and result.stdout == ""
+    assert result.stderr == f"golfref: error: --trust {tmp_path / 'missing.pub'}: no such file\n"
+
+
 def bad_input_cases(tmp: Path, match: Path) -> dict[str, tuple[Path, str]]:
     (tmp / "notjson.json").write_text("this is not json", encoding="utf-8")
     (tmp / "object.json").write_text("{}", encoding="utf-8")
@@ -500,4 +597,4 @@ def test_the_docs_state_the_thresholds_and_every_kind() -> None:
     for kind in Kind:
         assert f"`{kind.value}`" in text or f"`warning: {kind.value}`" in text, kind
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "`golfref audit LOG... [--json]`" in readme and "(docs/AUDIT.md)" in readme
+    assert "`golfref audit LOG... [--json] [--trust KEY.pub]`" in readme and "(docs/AUDIT.md)" in readme
