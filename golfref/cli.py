@@ -451,6 +451,7 @@ def faults_fail(fail_on: FailOn, ended: bool, faulted: bool) -> bool:
 def _match_errors() -> Iterator[None]:
     """What `run_match` raises, as golfref's one-line errors and exit codes."""
     from .config import ConfigError
+    from .files import UnsafeFile
     from .referee import MatchInterrupted
 
     try:
@@ -460,6 +461,8 @@ def _match_errors() -> Iterator[None]:
         raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
     except ConfigError as e:
         fail_config(e)
+    except UnsafeFile as e:
+        fail(f"cannot write {e}", EXIT_INTERNAL)
     except OSError as e:
         fail(f"cannot write the log: {e}", EXIT_INTERNAL)
 
@@ -873,9 +876,10 @@ def _write_replay_html(
 
 def _write_text(target: str, text: str, option: str) -> None:
     """Write a whole output file, or fail with one line naming the option and the reason."""
+    from .files import write_text
+
     try:
-        with open(target, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text(target, text)
     except OSError as e:
         fail(f"{option} {target}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
 

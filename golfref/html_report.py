@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .files import write_text
 from .html_replay import render_html, replay_html
 from .replay import Status, validate_file
 from .stats import compute_stats, penalised, rating_history
@@ -65,10 +66,10 @@ def write_report(directory: Path, target: Path) -> ReportWritten:
             problems[m.record.match_index] = f"{report.status.value}: {report.message}"
             continue
         page = folder / (Path(m.log_path).stem + ".html")
-        page.write_text(replay_html(report.doc), encoding="utf-8")
+        write_text(page, replay_html(report.doc))
         links[m.record.match_index] = os.path.relpath(page, target.parent).replace(os.sep, "/")
     data = report_data(stored, links, problems)
-    target.write_text(render_html(data, "standings"), encoding="utf-8")
+    write_text(target, render_html(data, "standings"))
     lines = tuple(f"{matches_by_index(matches)[i].log_path}: {why}" for i, why in sorted(problems.items()))
     return ReportWritten(len(matches), len(links), lines)
 

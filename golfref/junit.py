@@ -8,14 +8,14 @@ failure with its one-line message. The document follows the JUnit schema Jenkins
 
 from __future__ import annotations
 
+import io
 import os
 import re
-import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from .files import replace_file
 from .results import MatchRecord
 from .sprt import GateResult
 
@@ -208,14 +208,7 @@ def write_cases(
 
 
 def _write_tree(path: str | os.PathLike[str], tree: ET.ElementTree) -> None:
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            tree.write(out, encoding="utf-8", xml_declaration=True)
-            out.write(b"\n")
-        os.chmod(tmp, 0o644)  # a report for CI to read, unlike mkstemp's private 0600
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    out = io.BytesIO()
+    tree.write(out, encoding="utf-8", xml_declaration=True)
+    out.write(b"\n")
+    replace_file(path, out.getvalue(), mode=0o644)  # a report for CI to read, not private

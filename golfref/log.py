@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ import orjson
 
 from . import __version__
 from .engine import Action, Event, Game, HoleResult, Move, Shuffle
+from .files import fresh_temp, refuse_link, replace_file
 from .rules import Rules
 
 __all__ = [
@@ -225,20 +225,7 @@ def _file_bytes(body: bytes, doc: dict[str, Any]) -> bytes:
 def _replace(target: Path, data: bytes, sync: bool) -> None:
     """Write `data` to a new file renamed over `target`: a reader sees the old file or the new, never half."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    replace_file(target, data, sync=sync)
 
 
 def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -607,12 +594,26 @@ class Journal:
 
     def _start(self, header: dict[str, Any]) -> None:
         # The header replaces whatever an earlier match left at the path in one rename, like a log.
-        _replace(self.path, self._line(header), sync=False)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        # The descriptor written to is the one the header went into, never reopened by name:
+        # a link a bot puts at the path later is replaced by the final log, not written through.
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        refuse_link(self.path)
+        fd, tmp = fresh_temp(self.path)
+        self._fd = fd
+        try:
+            self._write(self._line(header))
+            os.replace(tmp, self.path)
+        except BaseException:
+            self.close()
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
     def _append(self, entry: dict[str, Any]) -> None:
+        self._write(self._line(entry))
+
+    def _write(self, line: bytes) -> None:
         assert self._fd is not None
-        data = memoryview(self._line(entry))
+        data = memoryview(line)
         while data:  # one write for any line a pipe-sized buffer holds; a regular file takes it whole
             data = data[os.write(self._fd, data) :]
 

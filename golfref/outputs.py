@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .config import ConfigError, MatchConfig, template_problem
+from .files import create_new, open_append
 from .log import LOG_FORMAT
 
 __all__ = [
@@ -213,11 +214,14 @@ def start_transcripts(log_path: Path, seats: Iterable[int]) -> None:
         if path.is_symlink() or ours or (seat in fresh and path.is_file()):
             path.unlink()  # never written through: a link or an old file's mode is not kept
         if seat in fresh:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+            os.close(create_new(path, FILE_MODE))
 
 
 def append_transcript(path: Path, text: str) -> None:
-    """Append lines to a transcript, creating it with the log's permissions if it went missing."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
+    """Append lines to a transcript, creating it with the log's permissions if it went missing.
+
+    Never through a link: a bot that put one (or a FIFO...) at the path gets UnsafeFile
+    naming it, and the file the link points to is left as it was.
+    """
+    with os.fdopen(open_append(path, FILE_MODE), "w", encoding="utf-8") as f:
         f.write(text)

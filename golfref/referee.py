@@ -28,6 +28,7 @@ from typing import Any
 from . import protocol
 from .config import HUMAN, ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
 from .engine import Action, Game, HoleResult
+from .files import UnsafeFile
 from .fingerprint import bot_file, fingerprint
 from .human import Clock, HumanSeat, SeatLeft
 from .log import Journal, LogBuilder, LogSigner, write_log
@@ -221,6 +222,7 @@ class _Seat:
     sends: dict[int, int] = field(default_factory=dict)  # request id -> the bot's send count for it
     disqualified_at: dict[str, Any] | None = None
     transcript: list[str] = field(default_factory=list)
+    transcript_refused: bool = False  # its path was found to be a link or not a file: no more writes
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
     sandbox: Sandbox | None = None
     human: HumanSeat | None = None  # a person at the terminal (`builtin: human`)
@@ -454,9 +456,15 @@ class _Referee:
         if not self.config.log.transcript:
             return
         for seat in self.seats:
-            if not seat.transcript:
+            if not seat.transcript or seat.transcript_refused:
                 continue
-            append_transcript(_transcript_path(self.log_path, seat.index), "".join(seat.transcript))
+            try:
+                append_transcript(_transcript_path(self.log_path, seat.index), "".join(seat.transcript))
+            except UnsafeFile:
+                # Something replaced the transcript (a link to elsewhere, a FIFO): the match stops
+                # as an error naming it, and the abort's own flush does not try that path again.
+                seat.transcript_refused = True
+                raise
             seat.transcript.clear()
 
     def _note(self, seat: _Seat, direction: str, line: str) -> None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .files import create_new
 from .log import SIGNATURE_SCHEME, MatchIdentity, TournamentPlace, canonical_bytes, signed_message
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ def keygen(out: str | os.PathLike[str]) -> tuple[Path, Path, str]:
     try:
         for path, data, mode in ((private_path, private_pem, 0o600), (public_path, public_pem, 0o644)):
             # O_EXCL: a file that appeared since the check above is not replaced either.
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            fd = create_new(path, mode)
             written.append(path)
             with os.fdopen(fd, "wb") as f:
                 f.write(data)

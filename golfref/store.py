@@ -16,6 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from .files import UnsafeFile, refuse_link
 from .results import MatchRecord
 
 __all__ = ["STORE_NAME", "StoreError", "Store", "StoredMatch"]
@@ -70,6 +71,9 @@ class Store:
         try:
             if create:
                 directory.mkdir(parents=True, exist_ok=True)
+            # SQLite opens its files through links: none may be one (or a FIFO...) when it starts.
+            for name in (STORE_NAME, f"{STORE_NAME}-wal", f"{STORE_NAME}-shm", f"{STORE_NAME}-journal"):
+                refuse_link(directory / name)
             # isolation_level=None: transactions are ours, explicit, one per match.
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -79,6 +83,8 @@ class Store:
             version = self.meta("store_version")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path}: not a golfref results store ({e})") from None
+        except UnsafeFile as e:
+            raise StoreError(str(e)) from None
         if version is None and create:
             self.set_meta({"store_version": str(_SCHEMA_VERSION)})
         elif version is not None and version != str(_SCHEMA_VERSION):

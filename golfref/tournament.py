@@ -282,7 +282,10 @@ def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -
 def _locked(directory: Path) -> Iterator[None]:
     """Hold the directory's lock; forked workers inherit it, so a killed run's last workers still hold it."""
     directory.mkdir(parents=True, exist_ok=True)
-    fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as e:
+        raise TournamentError(f"{directory / LOCK_NAME}: cannot open the lock: {e.strerror or e}") from None
     try:
         deadline = time.monotonic() + _LOCK_WAIT
         while True:
