@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import io
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import protocol
 from .engine import Action, Game
+from .files import LOG_MAX_BYTES, UnsafeFile, read_capped
 from .outputs import transcript_path
 from .protocol import MessageError
 from .replay import TAMPERED_MESSAGE, Status, validate_file
@@ -192,26 +194,27 @@ class _Line(NamedTuple):
     text: str
 
 
-def _read_transcript(path: Path) -> list[_Line]:
+def _read_transcript(path: Path, max_bytes: int) -> list[_Line]:
     lines = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for number, raw in enumerate(f, 1):
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                record = None
-            if (
-                not isinstance(record, dict)
-                or record.get("dir") not in ("to_bot", "from_bot")
-                or not isinstance(record.get("line"), str)
-                or "ms" not in record
-            ):
-                raise AuditError(f"{path} line {number}: not a transcript line (a JSON object of ms, dir and line)")
-            lines.append(_Line(number, record["ms"], record["dir"] == "to_bot", record["line"]))
+    data = read_capped(path, max_bytes, "transcript", "give --max-log-mb to read more")
+    # Read as a text file reads (universal newlines), from the bytes the cap let in.
+    for number, raw in enumerate(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace"), 1):
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            record = None
+        if (
+            not isinstance(record, dict)
+            or record.get("dir") not in ("to_bot", "from_bot")
+            or not isinstance(record.get("line"), str)
+            or "ms" not in record
+        ):
+            raise AuditError(f"{path} line {number}: not a transcript line (a JSON object of ms, dir and line)")
+        lines.append(_Line(number, record["ms"], record["dir"] == "to_bot", record["line"]))
     return lines
 
 
-def _transcripts(path: Path, doc: dict[str, Any]) -> tuple[dict[int, list[_Line]], list[Finding]]:
+def _transcripts(path: Path, doc: dict[str, Any], max_bytes: int) -> tuple[dict[int, list[_Line]], list[Finding]]:
     bots = [p["seat"] for p in doc["players"] if "command" in p]
     if not bots:
         raise AuditError(f"{path}: no transcripts: every seat is a built-in player, no bot was sent anything")
@@ -221,7 +224,9 @@ def _transcripts(path: Path, doc: dict[str, Any]) -> tuple[dict[int, list[_Line]
         tpath = transcript_path(path, seat)
         if tpath.is_file():
             try:
-                found[seat] = _read_transcript(tpath)
+                found[seat] = _read_transcript(tpath, max_bytes)
+            except UnsafeFile as e:
+                raise AuditError(str(e)) from None
             except OSError as e:
                 raise AuditError(f"{tpath}: cannot read: {e.strerror or e}") from None
         else:
@@ -748,14 +753,15 @@ def _fault_clusters(doc: dict[str, Any], transcripts: dict[int, list[_Line]]) ->
 # -- the audit ---------------------------------------------------------------------------------------
 
 
-def audit_file(path: str, trusted: Ed25519PublicKey | None = None) -> Audit:
+def audit_file(path: str, trusted: Ed25519PublicKey | None = None, max_bytes: int = LOG_MAX_BYTES) -> Audit:
     """Audit one log and its transcripts; raises AuditError for input that cannot be audited.
 
     The log's signature is checked when it carries one, and always against `trusted` when
     given; the verdict is the Audit's `signature`, not a finding: what a bot was shown does
-    not depend on who signed the log.
+    not depend on who signed the log. The log and each transcript are read only up to
+    `max_bytes` each.
     """
-    report = validate_file(path)
+    report = validate_file(path, max_bytes)
     if report.status is Status.NOT_A_LOG:
         raise AuditError(f"{path}: {report.message}")
     signature = None
@@ -768,7 +774,7 @@ def audit_file(path: str, trusted: Ed25519PublicKey | None = None) -> Audit:
         finding = Finding(Kind.INVALID, None, "", None, f"{report.message}; nothing else was audited")
         return Audit(path, (finding,), 0, 0, signature)
     doc = report.doc
-    transcripts, findings = _transcripts(Path(path), doc)
+    transcripts, findings = _transcripts(Path(path), doc, max_bytes)
     rules = rules_from_dict(doc["rules"])
     derived = _derive(doc, rules, sorted(transcripts))
     names = doc["cards"]

@@ -21,6 +21,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from . import __version__
 from .cards import CardError, Rank, parse_grid
+from .files import LOG_MAX_BYTES, MIB
 from .rules import PRESETS, RulesError, resolve_rules
 from .scoring import score_grid
 from .terminal import hole_label, sanitize
@@ -245,6 +246,17 @@ def _tournament_or_fail(path: str) -> TournamentConfig:
         fail_config(e)
 
 
+MaxLogOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-log-mb",
+        metavar="MB",
+        min=1,
+        max=1 << 20,
+        help=f"Read a log (and each transcript) of at most MB MiB (default {LOG_MAX_BYTES // MIB}); a bigger one is"
+        " refused unread.",
+    ),
+]
 LogOpt = Annotated[
     str | None,
     typer.Option(
@@ -755,6 +767,7 @@ def replay(
             " (with --seat: that seat's view only).",
         ),
     ] = None,
+    max_log_mb: MaxLogOpt = LOG_MAX_BYTES // MIB,
 ) -> None:
     """Validate a game log, then show the match turn by turn.
 
@@ -788,7 +801,7 @@ def replay(
                 trusted = load_public_key(trust)
             except KeyFileError as e:
                 fail(f"--trust {e}")
-        reports = [validate_file(path) for path in logs]
+        reports = [validate_file(path, max_log_mb * MIB) for path in logs]
         signatures = [
             _signature(path, report, trusted, trust is not None) for path, report in zip(logs, reports, strict=True)
         ]
@@ -811,7 +824,7 @@ def replay(
         fail(f"give one LOG to show ({len(logs)} given); several logs only with --check")
     path = logs[0]
     width_number = _parse_number("--width", width, "a number of columns")
-    report = validate_file(path)
+    report = validate_file(path, max_log_mb * MIB)
     if report.status is Status.NOT_A_LOG:
         fail(sanitize(f"{path}: {report.message}"))
     if report.doc is None:  # damaged: not JSON, truncated...
@@ -906,6 +919,7 @@ def audit(
             " exit 0 only when every one is, under the file name it was signed as.",
         ),
     ] = None,
+    max_log_mb: MaxLogOpt = LOG_MAX_BYTES // MIB,
 ) -> None:
     """Check that no bot was shown what it could not know yet, from a log and its transcripts.
 
@@ -930,7 +944,7 @@ def audit(
     items: list[dict[str, Any]] = []
     for path in logs:
         try:
-            result = audit_file(path, trusted)
+            result = audit_file(path, trusted, max_log_mb * MIB)
         except AuditError as e:
             err(f"golfref: error: {sanitize(_one_line(str(e)))}")
             items.append({"path": path, "status": "error", "error": str(e)})

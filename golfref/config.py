@@ -24,8 +24,9 @@ import jsonschema
 import referencing
 import yaml
 
+from .files import CONFIG_MAX_BYTES, UnsafeFile, read_text_capped
 from .policies import POLICIES
-from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, unknown_option
+from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, shown, unknown_option
 from .sandbox import SandboxSpec, find_program, sandbox_spec
 
 __all__ = [
@@ -213,15 +214,21 @@ def load_config(path: str | os.PathLike[str]) -> MatchConfig:
 
 
 def read_config_text(p: Path, what: str = "a match config") -> str:
-    """The text of a config file, or a ConfigError naming the file and what is wrong."""
+    """The text of a config file, or a ConfigError naming the file and what is wrong.
+
+    Only a regular file of at most `files.CONFIG_MAX_BYTES` is read: a FIFO, a device or a
+    huge file is refused before a byte is read.
+    """
+    if p.is_dir():
+        raise ConfigError(f"{p}: is a directory, not {what}")
     try:
-        return p.read_text(encoding="utf-8")
+        return read_text_capped(p, CONFIG_MAX_BYTES, "config")
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{p}: is a directory, not {what}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p}: not UTF-8 text (byte {e.start})") from None
+    except UnsafeFile as e:
+        raise ConfigError(str(e)) from None
     except OSError as e:
         raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
 
@@ -241,6 +248,17 @@ class _ConfigLoader(yaml.SafeLoader):
         """Each key path's 1-based line (a key's own line; a list item's first line)."""
         self.duplicates: list[tuple[tuple[Any, ...], int]] = []
         """(key path, line) of every repeated key, at its repetition."""
+        self._paths: dict[int, tuple[Any, ...]] = {}  # id(node) -> its key path, for construction errors
+
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
+        """An int, or a located ConfigError for one too long to read (Python's 4,300-digit limit)."""
+        try:
+            return int(super().construct_yaml_int(node))
+        except ValueError:
+            line = node.start_mark.line + 1
+            where = dotted(self._paths.get(id(node), ()))
+            digits = f"{len(node.value):,}"
+            raise ConfigError(f"{self.source}:{line}: {where}: a number of {digits} digits is out of range") from None
 
     def construct_document(self, node: yaml.Node) -> Any:
         """Survey the composed document, then build its Python value."""
@@ -255,6 +273,7 @@ class _ConfigLoader(yaml.SafeLoader):
         while stack:
             node, path = stack.pop()
             self.lines.setdefault(path, node.start_mark.line + 1)
+            self._paths.setdefault(id(node), path)
             children: list[tuple[yaml.Node, tuple[Any, ...]]] = []
             if isinstance(node, yaml.MappingNode):
                 seen: set[tuple[str, Any]] = set()
@@ -270,6 +289,9 @@ class _ConfigLoader(yaml.SafeLoader):
             elif isinstance(node, yaml.SequenceNode):
                 children = [(item, path + (i,)) for i, item in enumerate(node.value)]
             stack.extend(reversed(children))
+
+
+_ConfigLoader.add_constructor("tag:yaml.org,2002:int", _ConfigLoader.construct_yaml_int)
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -423,6 +445,19 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
         return [(path, "a match takes at most 8 players")]
     if _unquoted_placeholder(instance):
         return [(path, f"{error.message}: {_QUOTE_HINT}")]
+    bound: Any = error.validator_value
+    if error.validator == "maxLength" and isinstance(instance, str):
+        return [(path, f"{len(instance):,} characters is too long: at most {bound}")]
+    if error.validator in ("maxItems", "maxProperties"):
+        what = "entries" if error.validator == "maxProperties" else "items"
+        return [(path, f"{len(instance):,} {what} is too many: at most {bound}")]
+    if error.validator in ("maximum", "minimum"):
+        side = "greater than the maximum" if error.validator == "maximum" else "less than the minimum"
+        return [(path, f"{shown(instance)} is {side} of {bound}")]
+    if error.validator == "pattern" and isinstance(instance, str) and path and path[-1] == "name":
+        return [(path, f"{shown(instance)}: a name may not hold control characters (bidirectional ones included)")]
+    if len(error.message) > 200:  # a hostile value quoted whole: say what is wrong, not the value
+        return [(path, f"{shown(instance)}: not allowed here ({error.validator})")]
     return [(path, error.message)]
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 __all__ = [
@@ -120,6 +119,8 @@ def create_new(path: str | os.PathLike[str], mode: int = 0o600) -> int:
 
 def fresh_temp(target: str | os.PathLike[str]) -> tuple[int, str]:
     """A new temporary file beside `target` (O_EXCL, mode 0600): its descriptor and path, for `os.replace` onto it."""
+    import tempfile  # here, not at the top: the command line imports this module at every start
+
     where = Path(target)
     # mkstemp opens with O_EXCL | O_NOFOLLOW | O_CLOEXEC under a random name.
     return tempfile.mkstemp(prefix=f".{where.name}.", suffix=".tmp", dir=where.parent)

@@ -20,7 +20,7 @@ import orjson
 
 from . import __version__
 from .engine import Action, Event, Game, HoleResult, Move, Shuffle
-from .files import fresh_temp, refuse_link, replace_file
+from .files import LOG_MAX_BYTES, UnsafeFile, fresh_temp, read_capped, refuse_link, replace_file
 from .rules import Rules
 
 __all__ = [
@@ -228,7 +228,7 @@ def _replace(target: Path, data: bytes, sync: bool) -> None:
     replace_file(target, data, sync=sync)
 
 
-def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
+def read_log(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> dict[str, Any]:
     """Read a log file as a JSON object; raises LogError saying what is wrong (not the path).
 
     Parsing uses orjson, the library that wrote the file: it rejects what golfref never
@@ -237,12 +237,15 @@ def read_log(path: str | os.PathLike[str]) -> dict[str, Any]:
     one whose referee was killed, is read as the log it stands for (`recover_journal`).
     """
     p = Path(path)
+    if p.is_dir():
+        raise NotALog("is a directory, not a log")
     try:
-        raw = p.read_bytes()
+        # A FIFO, a device or a file over `max_bytes` is refused before a byte is read.
+        raw = read_capped(p, max_bytes, "log", "golfref replay and audit read more with --max-log-mb")
     except FileNotFoundError:
         raise NotALog("no such file") from None
-    except IsADirectoryError:
-        raise NotALog("is a directory, not a log") from None
+    except UnsafeFile as e:
+        raise NotALog(e.reason) from None
     except OSError as e:
         raise NotALog(f"cannot read: {e.strerror}") from None
     return parse_log(raw)

@@ -40,6 +40,7 @@ import jsonschema
 from .cards import deck_set
 from .config import FaultMode, FaultPolicy, dotted, load_schema
 from .engine import Action, Game, IllegalAction, placings
+from .files import LOG_MAX_BYTES
 from .log import (
     LOG_FORMAT,
     SCHEMA_VERSION,
@@ -109,10 +110,10 @@ class _Invalid(Exception):
 # -- reading -------------------------------------------------------------------------------
 
 
-def validate_file(path: str | os.PathLike[str]) -> Report:
-    """Read and validate one log file; an unreadable file is INVALID (never an exception)."""
+def validate_file(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> Report:
+    """Read and validate one log file (of at most `max_bytes`); an unreadable file is INVALID (never an exception)."""
     try:
-        doc = read_log(path)
+        doc = read_log(path, max_bytes)
     except TamperedLog as e:
         return Report(Status.TAMPERED, str(e), 0, None)
     except NotALog as e:

@@ -28,6 +28,7 @@ __all__ = [
     "OPTION_NAMES",
     "resolve_rules",
     "parse_layout",
+    "shown",
 ]
 
 
@@ -288,22 +289,22 @@ def _off_or_int(name: str, value: Any, default_on: int, lo: int = -100, hi: int 
         except ValueError:
             pass
     if number is None:
-        raise RulesError(f"{name}: expected off, on or a whole number, got {value!r}")
+        raise RulesError(f"{name}: expected off, on or a whole number, got {shown(value)}")
     if not lo <= number <= hi:
-        raise RulesError(f"{name}: must be off or {lo} to {hi}, got {number}")
+        raise RulesError(f"{name}: must be off or {lo} to {hi}, got {shown(number)}")
     return number
 
 
 def _int_in(name: str, value: Any, lo: int, hi: int, alt: str = "") -> int:
     expected = f"{name}: expected a whole number from {lo} to {hi}{' ' + alt if alt else ''}"
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RulesError(f"{expected}, got {value!r}")
+        raise RulesError(f"{expected}, got {shown(value)}")
     try:
         number = int(value)
     except ValueError:
-        raise RulesError(f"{expected}, got {value!r}") from None
+        raise RulesError(f"{expected}, got {shown(value)}") from None
     if not lo <= number <= hi:
-        raise RulesError(f"{name}: must be {lo} to {hi}, got {number}")
+        raise RulesError(f"{name}: must be {lo} to {hi}, got {shown(number)}")
     return number
 
 
@@ -330,6 +331,17 @@ def _enum(name: str, cls: type[enum.Enum], value: Any) -> Any:
                 return member
     values = [m.value for m in cls]
     raise RulesError(f"{name}: expected one of {', '.join(values)}; got {value!r}{_value_hint(value, values)}")
+
+
+_SHOWN_CHARS = 60
+
+
+def shown(value: Any) -> str:
+    """`value` as an error message quotes it (repr), cut to some 60 characters: a hostile value stays one short line."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return f"a {'negative ' if value < 0 else ''}number of some {int(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= _SHOWN_CHARS else f"{text[: _SHOWN_CHARS - 5]}... ({len(text):,} characters)"
 
 
 def closest_name(name: str, candidates: Iterable[str]) -> str | None:
@@ -395,7 +407,7 @@ def resolve_rules(
             raise RulesError(problem)
 
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise RulesError(f"players: must be 2 to 8, got {players!r}")
+        raise RulesError(f"players: must be 2 to 8, got {shown(players)}")
     if players > base["max_players"]:
         raise RulesError(
             f"players: preset {preset!r} is for 2 to {base['max_players']} players, got {players} "

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from .config import (
+    ConfigError,
     FailOn,
     FaultPolicy,
     PlayerSpec,
@@ -195,10 +196,14 @@ def config_changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 def is_tournament_file(path: str | os.PathLike[str]) -> bool:
     """Whether the file is a mapping with a top-level `tournament:` key (unreadable: False; the loader says why)."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        # Composed, not constructed: no number is converted and no alias expanded, so a hostile
+        # file costs no more here than its (capped) size; the loader then reports what is wrong.
+        root = yaml.compose(read_config_text(Path(path), _WHAT), Loader=yaml.SafeLoader)
+    except (ConfigError, yaml.YAMLError, RecursionError):
         return False
-    return isinstance(data, dict) and TOURNAMENT_KEY in data
+    return isinstance(root, yaml.MappingNode) and any(
+        isinstance(key, yaml.ScalarNode) and key.value == TOURNAMENT_KEY for key, _ in root.value
+    )
 
 
 def load_tournament(path: str | os.PathLike[str]) -> TournamentConfig:

@@ -124,7 +124,7 @@ BAD = [
         'players:\n  - {name: "a\\tb", builtin: random}\n  - {name: b, builtin: greedy}\n',
         2,
         "players[0].name",
-        "does not match",
+        "may not hold control characters",
     ),
     ("move-ms-zero", TWO + "time:\n  move_ms: 0\n", 5, "time.move_ms", "0 is less than the minimum of 1"),
     ("move-ms-text", TWO + "time:\n  move_ms: fast\n", 5, "time.move_ms", "'fast' is not of type 'integer'"),
