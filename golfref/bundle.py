@@ -6,9 +6,12 @@ an empty folder and refuses, naming the member, anything that would reach outsid
 absolute path, a `..`, a link (symbolic or hard) leading out, a device or a fifo. Set-id,
 sticky and group or other write bits are dropped; files belong to the unpacking user.
 
-Only the standard library's tar reader is used, never its extraction: the extraction
-filters (`filter="tar"`) exist only from Python 3.11.4, and the "tar" filter lets links
-out of the folder. This module imports nothing of Dask, so it is tested without it.
+The checks and the extraction are this module's own, on every Python golfref runs on: the
+standard library's extraction filters (PEP 706, `tarfile.data_filter`) exist only from
+Python 3.11.4, and Debian 12's own python3 (3.11.2-6+deb12u6) has none. Where the
+interpreter has the "data" filter, each member must pass it too, as a second opinion (its
+refusal is a BundleError like ours). This module imports nothing of Dask, so it is tested
+without it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import shutil
 import stat
 import tarfile
 import zlib
+from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from .fingerprint import DIRECTORY_CAP_BYTES, SKIPPED_FOLDERS
@@ -55,15 +59,24 @@ def _problem(info: tarfile.TarInfo) -> str | None:
     return None
 
 
-def pack(root: Path) -> bytes:
+def pack(root: Path, leave_out: Iterable[Path] = ()) -> bytes:
     """The folder `root` as a gzipped tar (modes kept), without caches and version-control folders.
 
     Special files (fifos, devices) are left out: they are no bot's files (a fingerprint
-    covers regular files only). A link that leads out of the folder is a BundleError.
+    covers regular files only), and so is whatever of `leave_out` lies inside `root` (the
+    tournament's results folder: its logs are no bot's files either, as for the fingerprint).
+    A link that leads out of the folder is a BundleError.
     """
+    real = os.path.realpath(root)
+    skipped = set()
+    for path in leave_out:
+        inside = os.path.realpath(path)
+        if inside.startswith(real + os.sep):
+            skipped.add(PurePosixPath(os.path.relpath(inside, real)).parts)
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
-        if SKIPPED_FOLDERS.intersection(PurePosixPath(info.name).parts):
+        parts = PurePosixPath(info.name).parts
+        if SKIPPED_FOLDERS.intersection(parts) or any(parts[: len(s)] == s for s in skipped):
             return None
         if not (info.isfile() or info.isdir() or info.issym() or info.islnk()):
             return None
@@ -82,6 +95,10 @@ def pack(root: Path) -> bytes:
             "put the bots on the workers by the same path instead"
         )
     return data.getvalue()
+
+
+_DATA_FILTER = getattr(tarfile, "data_filter", None)
+"""The standard library's "data" extraction filter, where the interpreter has it (3.11.4+)."""
 
 
 def _inside(path: str, root: str) -> bool:
@@ -157,13 +174,18 @@ class _Unpacking:
             raise BundleError(f"{name}: leads out of the folder through a link")
         os.makedirs(real_parent, mode=0o755, exist_ok=True)  # only for an archive that lists no folders
         target = os.path.join(real_parent, parts[-1])
+        if info.issym() and not _inside(os.path.realpath(os.path.join(real_parent, info.linkname)), root):
+            raise BundleError(f"{name}: a link out of the folder (to {info.linkname})")
+        if _DATA_FILTER is not None:  # after ours, whose messages say it in fewer words
+            try:
+                _DATA_FILTER(info, root)
+            except tarfile.TarError as e:  # tarfile.FilterError's subclasses
+                raise BundleError(f"{name}: {e}") from None
         if info.isdir():
             if not os.path.isdir(target) or os.path.islink(target):
                 os.mkdir(target, 0o700)
             self.folders[target] = info.mode
         elif info.issym():
-            if not _inside(os.path.realpath(os.path.join(real_parent, info.linkname)), root):
-                raise BundleError(f"{name}: a link out of the folder (to {info.linkname})")
             os.symlink(info.linkname, target)
             self.links.append((name, target))
         elif info.islnk():

@@ -130,6 +130,12 @@ class _Setup:
     upload_root: str | None
     """The client's folder whose copy the worker runs bots from (None: the same paths)."""
     expected: tuple[_Expected, ...]
+    outputs: tuple[str, ...] = ()
+    """The tournament's own folders (absolute, on the client), which no fingerprint covers."""
+
+    def outputs_here(self) -> tuple[str, ...]:
+        """The outputs as this worker's fingerprints leave them out: moved into the uploaded copy, if any."""
+        return tuple(_moved(path, self.upload_root, _uploads.get(self.run_id)) for path in self.outputs)
 
 
 @dataclass(frozen=True)
@@ -247,7 +253,7 @@ def _refusal(setup: _Setup, worker: str) -> str | None:
     for want in setup.expected:
         player = _on_worker(want.player, setup)
         assert player.command is not None
-        found = fingerprint(player.command, player.cwd, dict(player.env))
+        found = fingerprint(player.command, player.cwd, dict(player.env), outputs=setup.outputs_here())
         if found is None:
             return f"worker {worker} refuses bot {player.name}: its program is not there ({player.command[0]})"
         if found["sha256"] != want.file_sha256:
@@ -302,7 +308,8 @@ def _play_task(job: MatchJob, setup: _Setup) -> _Played:
             players=tuple(_on_worker(p, setup) for p in job.config.players),
             log=LogSpec(path=log_name, transcript=False, directory=str(scratch)),
         )
-        local = replace(job, config=config, log_path=scratch / log_name, sign_key=None)
+        outputs = tuple(Path(path) for path in setup.outputs_here())
+        local = replace(job, config=config, log_path=scratch / log_name, sign_key=None, outputs=outputs)
         with _lock:
             runner = _idle.pop() if _idle else None
         if runner is None:
@@ -444,21 +451,22 @@ class DaskExecutor(Executor):
             for p in job.config.players:
                 if p.command is not None:
                     players.setdefault(p.name, _absolute(p))
+        outputs = tuple(dict.fromkeys(os.path.abspath(path) for job in jobs for path in job.outputs))
         expected = []
         for p in players.values():
             assert p.command is not None
-            found = fingerprint(p.command, p.cwd, dict(p.env))
+            found = fingerprint(p.command, p.cwd, dict(p.env), outputs=outputs)
             if found is not None:  # not on the client: the workers' copies cannot be compared (nor refused)
                 expected.append(_Expected(p, found["sha256"], found["directory"]["sha256"]))
         root = None if self.upload is None else str(self.upload)
-        return _Setup(self.run_id, root, tuple(expected))
+        return _Setup(self.run_id, root, tuple(expected), outputs)
 
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
         """Connect, set the workers up, check their bots, and submit every job; yield outcomes as they finish."""
         client = self._connect()
         setup = self._setup(jobs)
         try:
-            bundle = None if self.upload is None else pack(self.upload)
+            bundle = None if self.upload is None else pack(self.upload, leave_out=[Path(o) for o in setup.outputs])
         except BundleError as e:
             raise ClusterError(f"--cluster-upload {e}") from None
         self._plugin = f"golfref-{self.run_id}"

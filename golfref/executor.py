@@ -51,6 +51,9 @@ class MatchJob:
     """The private key that signs the log (`golfref tournament --sign`), read by the worker."""
     tournament: str | None = None
     """The tournament's name, which a signature names with the match's index and deal set (`place`)."""
+    outputs: tuple[Path, ...] = ()
+    """The tournament's own folders (its results directory): no sandboxed bot sees them, and no
+    fingerprint covers them where they lie inside a bot's folder (the logs written there change them)."""
 
     def place(self) -> TournamentPlace | None:
         """The match's place in its tournament, as its log's signature names it."""
@@ -174,7 +177,7 @@ def _play(job: MatchJob) -> MatchOutcome:
 
     try:
         # The results directory (the store, every log) and the signing key stay out of sandboxed bots' sight.
-        hide = [Path(job.config.log.directory or ".")]
+        hide = [Path(job.config.log.directory or "."), *job.outputs]
         signer = None
         if job.sign_key is not None:
             signer = _signer(job.sign_key).at(job.place())

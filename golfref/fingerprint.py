@@ -11,7 +11,9 @@ For each external bot the referee hashes, before any bot starts:
 - **the directory**: every regular file under the file's directory (under the working
   directory when the file is an interpreter given no script, as in `python3 -m bot`),
   walked in sorted order of relative path, skipping `__pycache__` and version-control
-  folders. The hash covers the compact JSON array of `[relative path, size, sha256]` of
+  folders, and the referee's own outputs inside it (`outputs`: a tournament's results
+  folder, a match's log, its folder and its transcripts), which change as matches are
+  played and are no part of the bot. The hash covers the compact JSON array of `[relative path, size, sha256]` of
   each file. The walk stops before the first file that would take the total past
   `DIRECTORY_CAP_BYTES` or the count past `DIRECTORY_CAP_FILES`, and says `truncated`.
 
@@ -24,13 +26,23 @@ import hashlib
 import os
 import shutil
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-__all__ = ["DIRECTORY_CAP_BYTES", "DIRECTORY_CAP_FILES", "SKIPPED_FOLDERS", "bot_file", "fingerprint"]
+__all__ = [
+    "DIRECTORY_CAP_BYTES",
+    "DIRECTORY_CAP_FILES",
+    "SKIPPED_FOLDERS",
+    "Build",
+    "bot_file",
+    "build",
+    "changes",
+    "fingerprint",
+]
 
 DIRECTORY_CAP_BYTES = 64 * 1024 * 1024
 """At most this many bytes of a bot's directory are hashed (64 MiB)."""
@@ -97,12 +109,23 @@ def bot_file(command: Sequence[str], cwd: Path, path_env: str | None) -> tuple[s
     return found, Path(found), cwd
 
 
-def _files_under(root: Path) -> list[tuple[str, str]]:
+def _left_out(root: Path, outputs: Iterable[str | Path]) -> frozenset[str]:
+    """The real paths of `outputs` that lie inside `root` (the folder itself, or one holding it, is never left out)."""
+    inside = []
+    for path in outputs:
+        real = os.path.realpath(path)
+        if real.startswith(str(root) + os.sep):
+            inside.append(real)
+    return frozenset(inside)
+
+
+def _files_under(root: Path, left_out: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(relative posix path, path) of every regular file under `root`, links to files included.
 
     Folders named in `SKIPPED_FOLDERS` and links to folders are not entered, as in
-    `os.walk`. The entries' types come from the folder listing, so only the files that
-    will be hashed are ever stat'ed: a bot's folder may hold tens of thousands of files.
+    `os.walk`; files and folders whose path is in `left_out` are not listed. The entries'
+    types come from the folder listing, so only the files that will be hashed are ever
+    stat'ed: a bot's folder may hold tens of thousands of files.
     """
     found: list[tuple[str, str]] = []
     folders = [("", str(root))]
@@ -112,6 +135,8 @@ def _files_under(root: Path) -> list[tuple[str, str]]:
             with os.scandir(folder) as entries:
                 for entry in entries:
                     rel = f"{rel_dir}{entry.name}"
+                    if entry.path in left_out:
+                        continue
                     try:
                         if entry.is_dir():
                             if entry.name not in SKIPPED_FOLDERS and not entry.is_symlink():
@@ -126,11 +151,19 @@ def _files_under(root: Path) -> list[tuple[str, str]]:
     return found
 
 
-def _directory(root: Path, cap_bytes: int, cap_files: int) -> dict[str, Any]:
-    listing: list[list[Any]] = []
+Listing = tuple[tuple[str, int, str], ...]
+"""What a directory hash covers: (relative path, size, sha256) of each file, in order."""
+
+
+def _directory(
+    root: Path, cap_bytes: int, cap_files: int, outputs: Iterable[str | Path] = ()
+) -> tuple[dict[str, Any], Listing]:
+    # Walked from its real path, so that the outputs' real paths can be compared with the entries'.
+    real = Path(os.path.realpath(root))
+    listing: list[tuple[str, int, str]] = []
     total = 0
     truncated = False
-    for rel, path in _files_under(root):
+    for rel, path in _files_under(real, _left_out(real, outputs)):
         try:
             st = os.stat(path)
             size = st.st_size
@@ -140,28 +173,47 @@ def _directory(root: Path, cap_bytes: int, cap_files: int) -> dict[str, Any]:
             digest = _digest(path, st)
         except OSError:
             continue  # unreadable (or gone while walking): not part of what the bot can run
-        listing.append([rel, size, digest])
+        listing.append((rel, size, digest))
         total += size
-    return {
+    summary = {
         "sha256": hashlib.sha256(orjson.dumps(listing)).hexdigest(),
         "files": len(listing),
         "bytes": total,
         "truncated": truncated,
     }
+    return summary, tuple(listing)
 
 
-def fingerprint(
+@dataclass(frozen=True)
+class Build:
+    """A bot's files as one fingerprint saw them: the fingerprint the log records, and the listing it hashed."""
+
+    fingerprint: dict[str, Any]
+    listing: Listing
+
+    def key(self) -> tuple[str, str]:
+        """What identifies the build: the SHA-256 of its file and of its folder's listing."""
+        return self.fingerprint["sha256"], self.fingerprint["directory"]["sha256"]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (`from_json` reads it back)."""
+        return {"fingerprint": self.fingerprint, "listing": [list(entry) for entry in self.listing]}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Build:
+        """The build `to_json` wrote."""
+        return Build(data["fingerprint"], tuple((str(r), int(n), str(h)) for r, n, h in data["listing"]))
+
+
+def build(
     command: Sequence[str],
     cwd: str | None,
     env: Mapping[str, str] | None = None,
+    outputs: Iterable[str | Path] = (),
     cap_bytes: int = DIRECTORY_CAP_BYTES,
     cap_files: int = DIRECTORY_CAP_FILES,
-) -> dict[str, Any] | None:
-    """The fingerprint of a bot as recorded in the log; None when its program cannot be found or read.
-
-    `cwd` is the bot's working directory (None: the current one), `env` the extra
-    environment the config gives it (its PATH decides where a bare program name is found).
-    """
+) -> Build | None:
+    """The bot's build (see `fingerprint`, which takes the same arguments); None when its program cannot be found."""
     where = Path(cwd) if cwd is not None else Path.cwd()
     path_env = (env or {}).get("PATH", os.environ.get("PATH"))
     found = bot_file(command, where, path_env)
@@ -172,4 +224,49 @@ def fingerprint(
         digest = _digest(path, path.stat())
     except OSError:
         return None
-    return {"file": written, "sha256": digest, "directory": _directory(directory, cap_bytes, cap_files)}
+    summary, listing = _directory(directory, cap_bytes, cap_files, outputs)
+    return Build({"file": written, "sha256": digest, "directory": summary}, listing)
+
+
+_NAMED = 3
+"""How many of a folder's changed files `changes` names before it counts the rest."""
+
+
+def changes(before: Build, after: Build | None) -> str | None:
+    """What differs between two builds of a bot, in a few words for a one-line message; None when nothing does."""
+    if after is None:
+        return f"its program {before.fingerprint['file']} is gone"
+    if after.key() == before.key():
+        return None
+    said = []
+    if after.fingerprint["sha256"] != before.fingerprint["sha256"]:
+        said.append(f"its file {before.fingerprint['file']} changed")
+    old = {rel: (size, digest) for rel, size, digest in before.listing}
+    new = {rel: (size, digest) for rel, size, digest in after.listing}
+    changed = sorted(rel for rel in old.keys() & new.keys() if old[rel] != new[rel])
+    for what, names in (("changed", changed), ("added", sorted(new.keys() - old.keys())),
+                        ("removed", sorted(old.keys() - new.keys()))):  # fmt: skip
+        if names:
+            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+            said.append(f"{what} in its folder: {', '.join(names[:_NAMED])}{more}")
+    if not said:  # the same files, but a cap cut the walk elsewhere
+        said.append("the files of its folder changed")
+    return "; ".join(said)
+
+
+def fingerprint(
+    command: Sequence[str],
+    cwd: str | None,
+    env: Mapping[str, str] | None = None,
+    cap_bytes: int = DIRECTORY_CAP_BYTES,
+    cap_files: int = DIRECTORY_CAP_FILES,
+    outputs: Iterable[str | Path] = (),
+) -> dict[str, Any] | None:
+    """The fingerprint of a bot as recorded in the log; None when its program cannot be found or read.
+
+    `cwd` is the bot's working directory (None: the current one), `env` the extra
+    environment the config gives it (its PATH decides where a bare program name is found),
+    `outputs` the referee's files and folders to leave out where they lie inside the bot's folder.
+    """
+    found = build(command, cwd, env, outputs, cap_bytes, cap_files)
+    return None if found is None else found.fingerprint

@@ -340,6 +340,7 @@ class _Referee:
         now = dt.datetime.now(dt.UTC)
         self.match_id, slug = new_match_id(config.name, now)
         self.log_path = planned_log_path(config, log_path, self.match_id, slug, now)
+        self.hidden: tuple[Path, ...] = ()  # `box_bots`'s `hide`: more of the referee's files
         self.t0 = time.monotonic()
         self.request_id = 0
         self.request_holes: dict[int, int] = {}
@@ -492,6 +493,12 @@ class _Referee:
         )
         for seat, box in zip(self.seats, boxes, strict=True):
             seat.sandbox = box
+        self.hidden = tuple(hide)
+
+    def outputs(self) -> list[Path]:
+        """The referee's own files, which no fingerprint covers: the log, its folder, the transcripts, `hide`'s."""
+        seats = [_transcript_path(self.log_path, seat.index) for seat in self.seats]
+        return [self.log_path, self.log_path.parent, *seats, *self.hidden]
 
     def release_sandboxes(self) -> None:
         """Give back the user ids of sandboxes whose bot never started (a started bot's close does it)."""
@@ -504,9 +511,10 @@ class _Referee:
         rules_json = protocol.hello_rules(self.rules)
         started = []
         # Every build is hashed before the first bot runs, so no bot can change another's files first.
+        outputs = self.outputs()
         for seat in self.seats:
             if seat.spec.command is not None:
-                seat.fingerprint = fingerprint(seat.spec.command, seat.spec.cwd, dict(seat.spec.env))
+                seat.fingerprint = fingerprint(seat.spec.command, seat.spec.cwd, dict(seat.spec.env), outputs=outputs)
         for seat in self.seats:
             spec = seat.spec
             if spec.command is None:

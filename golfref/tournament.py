@@ -403,7 +403,8 @@ def run_tournament(
         kept = _kept(config, store, specs)
         records = [kept[i] for i in sorted(kept)]
         jobs = [
-            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key, config.name)
+            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key, config.name,
+                     outputs=(directory,))  # fmt: skip
             for s in specs
             if s.index not in kept
         ]

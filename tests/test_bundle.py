@@ -151,3 +151,35 @@ def test_packing_refuses_a_link_out_of_the_folder(tmp_path: Path, target: str, p
     refusal = rf"^{bots}: sub/lib: {problem} .*; workers unpack only what stays inside it$"
     with pytest.raises(BundleError, match=refusal):
         pack(bots)
+
+
+def test_packing_leaves_out_the_tournaments_results_inside_the_folder(
+    tmp_path: Path, places: tuple[Path, Path]
+) -> None:
+    dest, _ = places
+    bots = tmp_path / "bots"
+    (bots / "tournaments" / "t" / "logs").mkdir(parents=True)
+    (bots / "bot.py").write_text("b", encoding="utf-8")
+    (bots / "tournaments" / "t" / "logs" / "m0.json").write_text("{}", encoding="utf-8")
+    (bots / "tournaments" / "other.txt").write_text("kept", encoding="utf-8")
+    unpack(pack(bots, leave_out=[bots / "tournaments" / "t", tmp_path / "elsewhere", bots]), dest)
+    found = sorted(str(p.relative_to(dest)) for p in dest.rglob("*"))
+    assert found == ["bot.py", "tournaments", "tournaments/other.txt"]
+
+
+def test_a_member_the_standard_librarys_data_filter_refuses_is_refused(
+    places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where Python has `tarfile.data_filter` (3.11.4+), every member must pass it as well as this module's checks."""
+    from golfref import bundle
+
+    def refusing(info: tarfile.TarInfo, root: str) -> tarfile.TarInfo:
+        if info.name == "odd":
+            raise tarfile.TarError(f"{info.name!r} is refused by the filter")
+        return info
+
+    monkeypatch.setattr(bundle, "_DATA_FILTER", refusing)
+    dest, _ = places
+    with pytest.raises(BundleError, match=r"^odd: 'odd' is refused by the filter$"):
+        unpack(_archive(_file("fine.txt"), _file("odd")), dest)
+    assert not dest.exists()

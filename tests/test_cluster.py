@@ -525,3 +525,55 @@ def test_a_lost_scheduler_stops_the_client_and_the_same_tournament_resumes(tmp_p
             os.waitpid(pid, os.WNOHANG)
         except ChildProcessError:
             pass
+
+
+def test_workers_that_join_or_restart_mid_run_take_matches_with_the_results_inside_a_bots_folder(
+    tmp_path: Path,
+) -> None:
+    # The quick form's layout: the results under the bot's own folder, so every log written
+    # lands among its files. A worker that joins, and one that restarts, once logs are there,
+    # must still know the bot for the client's (and play its matches).
+    bot, gate = tmp_path / "bot", tmp_path / "gate"
+    bot.mkdir()
+    gate.mkdir()
+    gated = [str(BOTS / "gated_bot.py"), str(gate), "1"]
+    (bot / "run.py").write_text(f"import os, sys\nos.execv(sys.executable, [sys.executable, *{gated!r}])\n")
+    players = ["{name: a, builtin: greedy}", _py("py", str(bot / "run.py"))]
+    cfg = _config(tmp_path, players, str(bot / "tournaments" / "t"), 4, HELD)
+    lc = distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},
+        silence_logs=50,
+    )
+    changed: list[str] = []
+
+    def join_and_restart_once_a_log_is_written() -> None:
+        deadline = time.monotonic() + 60
+        while not (gate / "start.1").exists() and time.monotonic() < deadline:  # a match played, the next held
+            time.sleep(0.02)
+        with distributed.Client(lc.scheduler_address, set_as_default=False) as client:
+            first = set(client.scheduler_info()["workers"])
+            lc.scale(2)
+            client.wait_for_workers(2, timeout=60)
+            changed.append("joined")
+            client.restart_workers(sorted(first), timeout=60)
+            changed.append("restarted")
+        (gate / "open").touch()
+
+    helper = threading.Thread(target=join_and_restart_once_a_log_is_written)
+    helper.start()
+    try:
+        result = run_tournament(cfg, executor=DaskExecutor(lc.scheduler_address))
+    finally:
+        (gate / "open").touch()
+        helper.join()
+        lc.close()
+    assert changed == ["joined", "restarted"]
+    assert not result.errors and result.stopped_by is None
+    assert len(result.records) == 8 and set(sum((r.faults for r in result.records), ())) == {0}
+    with Store(bot / "tournaments" / "t", create=False) as store:
+        assert [m.record.match_index for m in store.matches()] == list(range(8))

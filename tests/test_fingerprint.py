@@ -192,3 +192,45 @@ def test_a_malformed_fingerprint_is_invalid_and_located() -> None:
     assert report.status is Status.INVALID
     assert "players[1]" in report.message or "seat 1" in report.message, report.message
     assert "64 lowercase hex digits" in report.message
+
+
+def test_the_referees_outputs_inside_the_bots_folder_are_left_out(tmp_path: Path) -> None:
+    # The quick form's layout: a tournament's results (its store, logs and transcripts) under the
+    # bot's folder. The logs written there as matches are played are no part of the bot.
+    bot = make_bot(tmp_path)
+    command = [sys.executable, "bot.py"]
+    results = bot / "tournaments" / "t"
+    (results / "logs").mkdir(parents=True)
+    outputs = [results, tmp_path / "elsewhere"]
+    before = fingerprint(command, str(bot), outputs=outputs)
+    assert before is not None and before["directory"]["files"] == 2
+    (results / "logs" / "m0.json").write_text("{}\n")
+    (results / "store.sqlite").write_bytes(b"rows")
+    assert fingerprint(command, str(bot), outputs=outputs) == before
+    assert fingerprint(command, str(bot)) != before  # without being told, they are the bot's files
+    # By another path to the same folder (a link), it is still left out.
+    (tmp_path / "via").symlink_to(bot)
+    assert fingerprint(command, str(tmp_path / "via"), outputs=[results]) == before
+    # The bot's own folder, or one holding it, is never left out as a whole.
+    assert fingerprint(command, str(bot), outputs=[bot, tmp_path]) == fingerprint(command, str(bot))
+    (bot / "weights.txt").write_text("0.7\n")  # the bot's own files still count
+    assert fingerprint(command, str(bot), outputs=outputs) != before
+
+
+@pytest.mark.process
+def test_a_logs_fingerprint_leaves_out_the_logs_written_in_the_bots_folder(tmp_path: Path) -> None:
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "echo_bot.py").write_bytes((BOTS / "echo_bot.py").read_bytes())
+    text = (
+        "match: fp\nrules: {preset: standard, layout: 2x2, holes: 1}\nplayers:\n"
+        "  - {name: greedy, builtin: greedy}\n"
+        f"  - {{name: echo, command: [{json.dumps(sys.executable)}, echo_bot.py]}}\n"
+        "log: {path: 'logs/{match_id}.json', transcript: true}\n"
+    )
+    cfg = parse_config(text, source=str(bot / "fp.yaml"), base_dir=bot)
+    first = run_match(cfg, seed=1)
+    second = run_match(cfg, seed=2)  # the first's log and transcript are in the bot's folder now
+    assert Path(first.log_path).parent == bot / "logs"
+    assert first.log["players"][1]["fingerprint"] == second.log["players"][1]["fingerprint"]
+    assert first.log["players"][1]["fingerprint"]["directory"]["files"] == 1
