@@ -362,12 +362,13 @@ class BotProcess:
             proc = subprocess.Popen(
                 box.argv if box is not None else self._argv,
                 stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdout=subprocess.DEVNULL if box is not None and box.own_stdout else subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=self._cwd,
                 env=box.environment(self._env) if box is not None else self._env,
                 close_fds=True,
+                pass_fds=box.pass_fds if box is not None else (),
                 start_new_session=True,
                 preexec_fn=box.preexec(_death_signal()) if box is not None else _death_signal(),
             )
@@ -376,6 +377,10 @@ class BotProcess:
                 box.close()
             reason = _start_failure(exc, self._argv, self._cwd, self._env["PATH"])
             raise BotStartError(self._argv, reason, self._label) from exc
+        own_stdout = box.started() if box is not None else None
+        if own_stdout is not None:
+            # Read and closed as Popen's own pipe would be (see Sandbox.own_stdout).
+            proc.stdout = open(own_stdout, "rb", buffering=0)  # noqa: SIM115 - closed in _finish_close
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self._proc = proc
         _running.add(proc.pid)

@@ -63,6 +63,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import seccomp
+
 __all__ = [
     "ADDRESS_SPACE_FACTOR",
     "LIMIT_NAMES",
@@ -84,6 +86,8 @@ UID_RANGES = ((600_000, 700_000), (50_000, 60_000))
 """Where bot user ids are leased from: the first range the machine's user namespace maps whole."""
 SYSTEM_PATHS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """The system folders every sandboxed bot sees, read-only (links are kept as links)."""
+_BASH = next((p for p in ("/usr/bin/bash", "/bin/bash") if os.access(p, os.X_OK)), None)
+"""The shell that hands a bubblewrapped bot its stdout (every sandbox shows /usr); None: fd 1 as is."""
 _LEASE_DIRS = ("/run/golfref-uids", os.path.join(tempfile.gettempdir(), "golfref-uids-0"))
 
 
@@ -310,6 +314,18 @@ def _probe_uid() -> int:
     """An id with no account, to try bubblewrap as a bot's user would."""
     ids = _uid_range()
     return ids[-1] if ids is not None else 65534
+
+
+def _memfd(name: str, data: bytes) -> int:
+    """A descriptor of an anonymous file holding `data`, read from its start."""
+    fd = os.memfd_create(name)
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _bwrap() -> str:
@@ -638,6 +654,8 @@ class Sandbox:
         self._path_env = path_env
         self._label = label
         self._lease: tuple[int, int] | None = None
+        self._filter: int | None = None  # bubblewrap's copy of the filter (--seccomp), or None
+        self._stdout: tuple[int, int] | None = None  # the bot's stdout pipe under bubblewrap, or None
         missing: list[str] = []
         user: int | None = None
         if _is_root():
@@ -664,6 +682,9 @@ class Sandbox:
             missing.append(
                 "network: allowed by the config" if spec.network else "network: not isolated without bubblewrap"
             )
+        unfiltered = seccomp.filter_problem()
+        if unfiltered is not None:
+            missing.append(f"file locks and watches: {unfiltered}")
         # The config checked that each exists; one gone since is neither shown nor recorded.
         extra = tuple(p for p in dict.fromkeys([*spec.paths, *paths]) if os.path.exists(p))
         self.protections = Protections(
@@ -676,6 +697,16 @@ class Sandbox:
             paths=extra if self._bwrap else (),
         )
         self._uid = user  # bubblewrap as root drops to it itself (`_drop_to`); without it, the preexec does
+        try:
+            if self._bwrap:
+                if unfiltered is None:
+                    self._filter = _memfd("golfref-seccomp", seccomp.program())
+                if _BASH is not None:
+                    self._stdout = os.pipe()
+        except OSError as e:
+            self.close()
+            raise SandboxError(f"{label}: cannot prepare its sandbox: {e}") from e
+        self._load_filter = seccomp.loader() if unfiltered is None and not self._bwrap else None
         try:
             if self._bwrap:
                 self.argv = self._wrap(directory, extra, list(hide))
@@ -697,6 +728,7 @@ class Sandbox:
         """The function run in the bot's child process before exec: user, limits, then `then`."""
         uid = None if self._bwrap else self._uid
         rlimits = self._rlimits()
+        load_filter = self._load_filter
 
         def run() -> None:
             if uid is not None:
@@ -705,8 +737,32 @@ class Sandbox:
                 resource.setrlimit(which, (soft, hard))
             if then is not None:
                 then()  # after the user change, which would clear a parent-death signal
+            if load_filter is not None:
+                load_filter()  # last: the calls above are allowed anyway, but nothing after it is needed
 
         return run
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """The referee's descriptors the bot's child keeps, at the same numbers (bubblewrap's
+        filter and the bot's stdout, which its command line names)."""
+        return tuple(fd for fd in (self._filter, self._stdout[1] if self._stdout else None) if fd is not None)
+
+    @property
+    def own_stdout(self) -> bool:
+        """Whether the bot's stdout is the sandbox's own pipe (`started` gives its read end) rather than
+        the child's fd 1, which bubblewrap's own processes would hold open after the bot closes it."""
+        return self._stdout is not None
+
+    def started(self) -> int | None:
+        """Once the bot's child exists: close the referee's copies of what it was handed, and give the
+        read end of its stdout when `own_stdout` (the caller owns it then)."""
+        stdout, self._stdout = self._stdout, None
+        filt, self._filter = self._filter, None
+        for fd in (filt, stdout[1] if stdout else None):
+            if fd is not None:
+                os.close(fd)
+        return stdout[0] if stdout is not None else None
 
     def _rlimits(self) -> list[tuple[int, int, int]]:
         applied = self.protections.limits
@@ -754,7 +810,17 @@ class Sandbox:
             argv += ["--ro-bind", str(folder), str(folder)]
         argv += covers
         drop = _drop_to(self._uid) if _is_root() and self._uid is not None else []
-        argv += ["--remount-ro", "/", "--chdir", str(cwd), "--", *drop, *self._command]
+        if self._filter is not None:
+            argv += ["--seccomp", str(self._filter)]
+        command = self._command
+        if self._stdout is not None and _BASH is not None:
+            # bubblewrap's own processes keep fds 0-2 open for the bot's lifetime (and close any
+            # other): handed its stdout as another fd, they hold no copy of it, so the referee sees
+            # the end of its output when the bot closes it, as without the sandbox.
+            fd = self._stdout[1]
+            command = [_BASH, "--norc", "--noprofile", "-p", "-c", f'exec 1>&{fd} {fd}>&-; exec "$@"', "golfref",
+                       *command]  # fmt: skip
+        argv += ["--remount-ro", "/", "--chdir", str(cwd), "--", *drop, *command]
         return argv
 
     def _covers(self, shown: list[Path], own: list[Path], hide: list[Path]) -> list[str]:
@@ -881,6 +947,7 @@ class Sandbox:
 
     def close(self) -> None:
         """Kill whatever still runs as the bot's user and give its user id back."""
+        self.started()
         lease, self._lease = self._lease, None
         if lease is not None:
             uid, fd = lease

@@ -864,3 +864,24 @@ def test_the_bubblewrap_trial_leaves_no_child_behind() -> None:
     for _ in range(3):
         assert sandbox.bubblewrap_problem.__wrapped__() is None  # the trial itself, not its cached verdict
     assert children() <= before
+
+
+CLOSER = """\
+import os, sys, time
+sys.stdin.readline()  # the hello
+os.close(1)
+time.sleep(120)  # alive, but it will never answer
+"""
+
+
+@pytest.mark.parametrize("boxed", [pytest.param(True, marks=needs_bubblewrap), False], ids=["on", "off"])
+def test_a_bot_that_closes_its_stdout_exits_at_once_with_the_sandbox_on_and_off(shared: Path, boxed: bool) -> None:
+    """Issue 21, item 8b: bubblewrap's own processes held a copy of the bot's stdout, so a bot that
+    closed it waited out the start limit (a `timeout`) instead of the `exited` fault it gets without."""
+    (shared / "closer.py").write_text(CLOSER, encoding="utf-8")
+    python = SYSTEM_PYTHON if boxed else sys.executable
+    player = {"name": "closer", "command": [python, str(shared / "closer.py")]}
+    result, _ = _play(shared, _config(shared, [player, HOUSE], {"enabled": boxed}))
+    (fault,) = result.faults
+    assert fault.kind is FaultKind.EXITED, fault
+    assert fault.message == "the bot closed its stdout but is still running before its ready"

@@ -1,0 +1,105 @@
+"""The system-call filter of a sandboxed bot: no file locks and no file watches, so no channel through them.
+
+Every sandbox shows the same system files (``/usr``, ``/etc``), read-only but the same
+inodes, and a lock or a watch on one is seen by every process on the machine: a bot that
+locks and unlocks ``/etc/passwd`` can spell out its private cards to another bot probing
+the lock, whatever their users and namespaces. So inside the sandbox these calls fail
+with an errno (never a kill: a program that locks its own files, as SQLite does, gets an
+error it can handle):
+
+- ``flock()``, and ``fcntl()`` with ``F_GETLK``, ``F_SETLK``, ``F_SETLKW`` and the
+  open-file-description locks ``F_OFD_GETLK``, ``F_OFD_SETLK``, ``F_OFD_SETLKW``:
+  ``ENOLCK`` ("no locks available", what a file system without locks answers);
+- ``inotify_init()``, ``inotify_init1()``, ``inotify_add_watch()`` and ``fanotify_init()``:
+  ``ENOSYS``, as on a kernel without them (watchers then poll); ``fcntl(F_NOTIFY)``:
+  ``EINVAL``, as on a kernel without dnotify.
+
+Anything else is allowed. The filter is built by libseccomp (through `pyseccomp`, its
+ctypes binding), which checks the architecture first (a call through another ABI, such as
+the 32-bit ``int 0x80`` on x86-64, kills the process: it could reach the same calls under
+other numbers) and compares only the low 32 bits of ``fcntl``'s command, as the kernel
+reads it. bubblewrap loads it with ``--seccomp FD``; without bubblewrap `loader` loads it
+in the bot's child process before exec.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import functools
+import tempfile
+from collections.abc import Callable
+
+__all__ = ["filter_problem", "loader", "program"]
+
+_LOCK_COMMANDS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38}
+_F_NOTIFY = 1026
+_WATCH_CALLS = ("inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init")
+_LOW_32 = 0xFFFF_FFFF
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_SECCOMP = 22
+_SECCOMP_MODE_FILTER = 2
+
+
+class _Program(ctypes.Structure):
+    """struct sock_fprog: the filter's length in instructions and where they are."""
+
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+@functools.cache
+def _build() -> bytes | str:
+    """The filter as BPF bytes, or why it cannot be built here (one line)."""
+    try:
+        import pyseccomp as sc  # type: ignore[import-untyped]
+    except (ImportError, RuntimeError, OSError) as e:
+        return f"libseccomp cannot be loaded ({e}; Debian and Ubuntu: apt-get install libseccomp2)"
+    try:
+        rules = sc.SyscallFilter(sc.ALLOW)
+        rules.add_rule(sc.ERRNO(errno.ENOLCK), "flock")
+        for command in _LOCK_COMMANDS.values():
+            rules.add_rule(sc.ERRNO(errno.ENOLCK), "fcntl", sc.Arg(1, sc.MASKED_EQ, _LOW_32, command))
+        rules.add_rule(sc.ERRNO(errno.EINVAL), "fcntl", sc.Arg(1, sc.MASKED_EQ, _LOW_32, _F_NOTIFY))
+        for call in _WATCH_CALLS:
+            rules.add_rule(sc.ERRNO(errno.ENOSYS), call)
+        with tempfile.TemporaryFile() as out:
+            rules.export_bpf(out)
+            out.seek(0)
+            return out.read()
+    except OSError as e:
+        return f"libseccomp cannot build the filter: {e}"
+
+
+def filter_problem() -> str | None:
+    """Why the filter cannot be applied here (one line), or None when it can."""
+    built = _build()
+    return built if isinstance(built, str) else None
+
+
+def program() -> bytes:
+    """The filter as a BPF program (what bubblewrap's ``--seccomp FD`` reads); only when `filter_problem` is None."""
+    built = _build()
+    if isinstance(built, str):
+        raise RuntimeError(built)
+    return built
+
+
+def loader() -> Callable[[], None]:
+    """A function that loads the filter into the process that calls it (a bot's child, before exec),
+    after setting no-new-privileges; built here, so the child only makes the two calls. It raises
+    OSError if the kernel refuses."""
+    code = program()
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    buffer = ctypes.create_string_buffer(code, len(code))
+    fprog = _Program(len(code) // 8, ctypes.addressof(buffer))
+    kept = (buffer, fprog)  # the closure holds them: the kernel reads both at the call
+
+    def load() -> None:
+        if prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+        if prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(kept[1]), 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+
+    return load
