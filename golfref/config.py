@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import os
 import re
 import shlex
@@ -27,7 +28,7 @@ import yaml
 from .files import CONFIG_MAX_BYTES, UnsafeFile, read_text_capped
 from .policies import POLICIES
 from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, shown, unknown_option
-from .sandbox import SandboxSpec, find_program, sandbox_spec
+from .sandbox import SandboxSpec, find_program, sandbox_spec, unsafe_path
 
 __all__ = [
     "ConfigError",
@@ -260,6 +261,14 @@ class _ConfigLoader(yaml.SafeLoader):
             digits = f"{len(node.value):,}"
             raise ConfigError(f"{self.source}:{line}: {where}: a number of {digits} digits is out of range") from None
 
+    def construct_yaml_float(self, node: yaml.ScalarNode) -> float:
+        """A finite float, or a located ConfigError: no config value is infinite or not a number (.inf, .nan, 1e999)."""
+        value = float(super().construct_yaml_float(node))
+        if not math.isfinite(value):
+            where = dotted(self._paths.get(id(node), ()))
+            raise ConfigError(f"{self.source}:{node.start_mark.line + 1}: {where}: {node.value} is not a finite number")
+        return value
+
     def construct_document(self, node: yaml.Node) -> Any:
         """Survey the composed document, then build its Python value."""
         _check_expansion(node, self.source)  # before anything walks aliases
@@ -292,6 +301,7 @@ class _ConfigLoader(yaml.SafeLoader):
 
 
 _ConfigLoader.add_constructor("tag:yaml.org,2002:int", _ConfigLoader.construct_yaml_int)
+_ConfigLoader.add_constructor("tag:yaml.org,2002:float", _ConfigLoader.construct_yaml_float)
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -645,8 +655,17 @@ def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Wher
     if "sandbox" in bad_top:
         return
     for i, entry in enumerate((data.get("sandbox") or {}).get("paths", ())):
-        if not (base / entry).exists():
-            where.add(("sandbox", "paths", i), f"no such file or folder: {base / entry}")
+        problem = _sandbox_path_problem(base / entry)
+        if problem:
+            where.add(("sandbox", "paths", i), problem)
+
+
+def _sandbox_path_problem(path: Path) -> str | None:
+    """Why a `sandbox.paths` entry cannot be shown to a bot: missing, or unsafe (`sandbox.unsafe_path`)."""
+    try:
+        return unsafe_path(path) or (None if path.exists() else f"no such file or folder: {path}")
+    except (OSError, ValueError) as e:  # a name too long, a NUL byte...
+        return f"{shown(str(path))}: {e}"
 
 
 def _time_and_faults(data: Mapping[str, Any]) -> tuple[TimeControl, FaultPolicy]:
@@ -771,13 +790,15 @@ def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tup
         script = missing_script(argv, cwd)
         if script is not None:
             where.add(at, script)
-        shown = []
+        visible = []
         for k, entry in enumerate((item.get("sandbox") or {}).get("paths", ())):
-            if not (base / entry).exists():
-                where.add(("players", i, "sandbox", "paths", k), f"no such file or folder: {base / entry}")
-            shown.append(str((base / entry).resolve()))
+            problem = _sandbox_path_problem(base / entry)
+            if problem:
+                where.add(("players", i, "sandbox", "paths", k), problem)
+                continue
+            visible.append(str((base / entry).resolve()))
         out.append(
-            PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env), sandbox_paths=tuple(shown))
+            PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env), sandbox_paths=tuple(visible))
         )
     return tuple(out)
 

@@ -54,7 +54,7 @@ from .log import (
     read_log,
 )
 from .referee import FaultKind, SeatStatus, disqualifies
-from .rules import Rules, rules_from_dict
+from .rules import Rules, rules_from_dict, shown
 from .schema_check import compile_check
 
 __all__ = ["Status", "Report", "TAMPERED_MESSAGE", "validate", "validate_file", "log_schema"]
@@ -208,6 +208,9 @@ def _schema_problem(doc: dict[str, Any]) -> str | None:
     if validator in ("minItems", "maxItems"):
         bound = "at least" if validator == "minItems" else "at most"
         return _locate(doc, path, f"{len(instance)} items, {bound} {error.validator_value}")
+    if validator in ("minLength", "maxLength"):
+        bound = "at least" if validator == "minLength" else "at most"
+        return _locate(doc, path, f"{len(instance):,} characters, {bound} {error.validator_value}")
     if validator == "pattern":
         return _locate(
             doc,
@@ -272,6 +275,7 @@ _PATTERNS = {
     "^sha256:[0-9a-f]{64}$": "sha256: followed by 64 lowercase hex digits",
     "^[0-9a-f]{64}$": "64 lowercase hex digits",
     "^[1-4]x[1-4]$": "ROWSxCOLS with 1 to 4 each",
+    "^[^\\u0000-\\u001f\\u007f]+$": "a name without control characters",
 }
 
 
@@ -308,7 +312,7 @@ def _show(value: Any) -> str:
     if isinstance(value, (dict, list)):
         text = json.dumps(value, ensure_ascii=False)
         return text if len(text) <= 80 else text[:77] + "..."
-    return repr(value)
+    return shown(value)  # a hostile string or number stays one short line
 
 
 def _step_where(doc: dict[str, Any], h: int, t: int) -> str:

@@ -80,6 +80,7 @@ __all__ = [
     "interpreter",
     "others_cannot",
     "sandbox_spec",
+    "unsafe_path",
 ]
 
 UID_RANGES = ((600_000, 700_000), (50_000, 60_000))
@@ -88,6 +89,8 @@ SYSTEM_PATHS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/l
 """The system folders every sandboxed bot sees, read-only (links are kept as links)."""
 _BASH = next((p for p in ("/usr/bin/bash", "/bin/bash") if os.access(p, os.X_OK)), None)
 """The shell that hands a bubblewrapped bot its stdout (every sandbox shows /usr); None: fd 1 as is."""
+HOST_ONLY = ("/proc", "/sys", "/dev", "/run")
+"""The machine's own pseudo-file systems and run-time state: a bot gets its own /proc and /dev, never these."""
 _LEASE_DIRS = ("/run/golfref-uids", os.path.join(tempfile.gettempdir(), "golfref-uids-0"))
 
 
@@ -150,6 +153,28 @@ class SandboxSpec:
     def switched(self, enabled: bool | None) -> SandboxSpec:
         """This spec with the command line's choice applied (None: the config's)."""
         return self if enabled is None else replace(self, enabled=enabled)
+
+
+def unsafe_path(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` may not be shown to a sandboxed bot (in `sandbox.paths`), or None when it may.
+
+    Refused: the whole file system, and anything under HOST_ONLY (/proc/1/root is the
+    machine's root, /dev its devices), by the path as written or by where its links lead.
+    """
+    written = os.path.abspath(path)
+    for shown in (written, None):
+        if shown is None:
+            try:
+                shown = os.path.realpath(path)  # after the written path: /proc/1/root may not be followed
+            except OSError:
+                return None  # the caller finds that it cannot be reached
+        if shown == "/":
+            return f"{path} shows the whole file system; name the folders the bot needs"
+        for folder in HOST_ONLY:
+            if shown == folder or shown.startswith(folder + "/"):
+                via = "" if shown == written else f" (it leads to {shown})"
+                return f"{path} is under {folder}{via}: a sandboxed bot never sees the machine's {folder}"
+    return None
 
 
 def sandbox_spec(data: Mapping[str, Any] | None, base: Path, enabled_by_default: bool) -> SandboxSpec:

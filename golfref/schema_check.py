@@ -218,8 +218,9 @@ class _Compiler:
         for keyword, op in (("minimum", ">="), ("maximum", "<=")):
             if keyword in schema:
                 checks.append((("int", "float"), f"{v} {op} {schema[keyword]!r}"))
-        if "minLength" in schema:
-            checks.append((("str",), f"len({v}) >= {schema['minLength']!r}"))
+        for keyword, op in (("minLength", ">="), ("maxLength", "<=")):
+            if keyword in schema:
+                checks.append((("str",), f"len({v}) {op} {schema[keyword]!r}"))
         if "pattern" in schema:
             seen, matches = self.pattern(schema["pattern"])
             checks.append((("str",), f"({v} in {seen} or {matches}({v}))"))
@@ -310,6 +311,7 @@ _KEYWORDS = frozenset(
         "minimum",
         "maximum",
         "minLength",
+        "maxLength",
         "pattern",
         "minItems",
         "maxItems",

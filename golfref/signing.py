@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .files import create_new
+from .files import KEY_MAX_BYTES, UnsafeFile, create_new, read_capped
 from .log import SIGNATURE_SCHEME, MatchIdentity, TournamentPlace, canonical_bytes, signed_message
 
 if TYPE_CHECKING:
@@ -158,12 +158,14 @@ def keygen(out: str | os.PathLike[str]) -> tuple[Path, Path, str]:
 
 
 def _read_pem(path: str | os.PathLike[str]) -> bytes:
+    if Path(path).is_dir():
+        raise KeyFileError(f"{path}: is a directory, not a key")
     try:
-        data = Path(path).read_bytes()
+        data = read_capped(path, KEY_MAX_BYTES, "key")
     except FileNotFoundError:
         raise KeyFileError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise KeyFileError(f"{path}: is a directory, not a key") from None
+    except UnsafeFile as e:
+        raise KeyFileError(str(e)) from None
     except OSError as e:
         raise KeyFileError(f"{path}: cannot read: {e.strerror or e}") from None
     if not data.strip():
