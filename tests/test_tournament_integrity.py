@@ -11,6 +11,7 @@ the changed program say so in the summary, the JSON and the store.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from golfref.sandbox import bubblewrap_problem
 from golfref.store import Store
 from golfref.tournament import BotChanged, load_stored, run_tournament
 from golfref.tournament_config import load_tournament
@@ -32,7 +34,9 @@ MATCHES = 6  # 3 deal sets of the two seatings
 pytestmark = pytest.mark.process
 
 
-def _tournament(tmp_path: Path, extra: str = "") -> tuple[Path, Path, Path]:
+def _tournament(
+    tmp_path: Path, extra: str = "", sandbox: bool = False, python: str = sys.executable
+) -> tuple[Path, Path, Path]:
     """A tournament of an honest bot (its own folder) and the rewriter aimed at its program: (config, program, OUT)."""
     victim = tmp_path / "victim"
     victim.mkdir()
@@ -40,14 +44,15 @@ def _tournament(tmp_path: Path, extra: str = "") -> tuple[Path, Path, Path]:
     program.write_bytes(ECHO.read_bytes())
     out = tmp_path / "rewrote.json"
     players = [
-        f"{{name: victim, command: {json.dumps([sys.executable, str(program)])}}}",
-        f"{{name: rewriter, command: {json.dumps([sys.executable, str(REWRITER), str(out), str(program)])}}}",
+        f"{{name: victim, command: {json.dumps([python, str(program)])}}}",
+        f"{{name: rewriter, command: {json.dumps([python, str(REWRITER), str(out), str(program)])}}}",
     ]
     seats = "".join(f"  - {p}\n" for p in players)
     config = tmp_path / "t.yaml"
     config.write_text(
         f"tournament: t\nrules: {{preset: standard, layout: 2x2, holes: 2}}\nplayers:\n{seats}deal_sets: 3\n"
-        f"seed: 5\nsandbox: {{enabled: false}}\ntime: {{startup_ms: 60000, move_ms: 10000}}\nresults: out\n{extra}",
+        f"seed: 5\nsandbox: {{enabled: {json.dumps(sandbox)}}}\ntime: {{startup_ms: 60000, move_ms: 10000}}\n"
+        f"results: out\n{extra}",
         encoding="utf-8",
     )
     return config, program, out
@@ -149,3 +154,26 @@ def test_logs_written_inside_a_bots_folder_are_stored_changes(tmp_path: Path) ->
     result = run_tournament(load_tournament(config), workers=2)
     assert len(result.records) == MATCHES and not result.errors
     assert _stored_changes(victim / "tournaments" / "t") == {}
+
+
+# A sandbox shows a bot its own folder and the system, not this test's virtual environment.
+BOT_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else os.path.realpath(sys.executable)
+
+
+@pytest.mark.skipif(
+    bubblewrap_problem() is not None or os.geteuid() != 0,
+    reason=f"needs root and a usable bubblewrap ({bubblewrap_problem() or 'not root'})",
+)
+def test_with_the_sandbox_the_rewrite_fails_and_the_tournament_plays_on(tmp_path: Path) -> None:
+    config, program, _ = _tournament(tmp_path, sandbox=True, python=BOT_PYTHON)
+    honest = program.read_bytes()
+    done = _golfref("tournament", str(config), "-q", "-j", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["stored"] == MATCHES and data["bot_changes"] == []
+    assert program.read_bytes() == honest  # the rewriter could not reach it
+    with Store(tmp_path / "out", create=False) as store:
+        log = json.loads((tmp_path / "out" / store.matches()[0].log_path).read_text(encoding="utf-8"))
+    rewriter = next(p for p in log["players"] if p["name"] == "rewriter")
+    report = [line for line in (rewriter["stderr"] or "").splitlines() if line.startswith("ATTACK-REPORT ")]
+    assert report and json.loads(report[-1].removeprefix("ATTACK-REPORT "))["rewrote"] != "done"
