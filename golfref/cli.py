@@ -61,6 +61,7 @@ EXIT_OK = 0
 EXIT_FAULTED = 1
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
+EXIT_BOT_CHANGED = 4
 EXIT_SIGNAL_BASE = 128  # stopped by signal N: 128 + N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP)
 EXIT_INTERRUPTED = EXIT_SIGNAL_BASE + signal.SIGINT
 
@@ -1231,6 +1232,8 @@ TOURNAMENT_EXIT_CODES = {
     EXIT_USAGE: "bad usage, a bad config, or a results directory holding another tournament (or an older store)",
     EXIT_INTERNAL: "an internal error, a match could not be played (its log could not be written), "
     "or the cluster's scheduler was lost",
+    EXIT_BOT_CHANGED: "stopped because a bot's files changed since the tournament started (one line naming the bot "
+    "and what changed), unless --allow-bot-changes: finished matches kept; restore the files and run again to resume",
     EXIT_INTERRUPTED: "interrupted by Ctrl-C (143 SIGTERM, 129 SIGHUP): finished matches kept; run again to resume",
 }
 
@@ -1349,6 +1352,14 @@ def tournament(
     ] = False,
     strict: StrictOpt = False,
     accept_faults: AcceptFaultsOpt = False,
+    allow_bot_changes: Annotated[
+        bool,
+        typer.Option(
+            "--allow-bot-changes",
+            help="Play on when a bot's files change during the tournament, reporting the matches played with the "
+            "changed files (allow_bot_changes: true); without it the change stops the tournament (exit 4).",
+        ),
+    ] = False,
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
@@ -1389,7 +1400,7 @@ def tournament(
     from pathlib import Path
 
     from .store import StoreError
-    from .tournament import TournamentError, run_tournament, sprt_decision
+    from .tournament import BotChanged, TournamentError, run_tournament, sprt_decision
 
     _check_output_options(as_json, as_csv)
     _check_fault_flags(strict, accept_faults)
@@ -1409,6 +1420,8 @@ def tournament(
     if gate is not None:
         cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
     cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox), fail_on=_fail_on(cfg.fail_on, strict, accept_faults))
+    if allow_bot_changes:
+        cfg = replace(cfg, allow_bot_changes=True)
     _sandbox_warning(cfg.sandbox)
     _signer_or_fail(sign)  # a bad key is refused before any match
     if cluster is None:  # a bot that could not be sandboxed is refused before any match (workers check their own)
@@ -1437,6 +1450,8 @@ def tournament(
                 on_progress=None if view is None else view.update,
                 sign_key=None if sign is None else Path(sign).resolve(),
             )
+    except BotChanged as e:
+        fail(str(e), EXIT_BOT_CHANGED)
     except (TournamentError, StoreError) as e:
         fail(str(e))
     except cluster_errors as e:
@@ -1564,7 +1579,7 @@ def _print_results(
     summary cover every stored match.
     """
     from . import stats_tables
-    from .report import STDERR_TAIL, tournament_fault_lines
+    from .report import STDERR_TAIL, bot_change_lines, tournament_fault_lines
     from .stats import compute_stats, pooled_sd_ratio
     from .tournament import fault_summary, gate_result, shown_path
 
@@ -1603,6 +1618,9 @@ def _print_results(
                 "message": fault_failure,
                 "players": [f.to_json() for f in faults],
             },
+            "bot_changes": [
+                {"match": c.match_index, "player": c.player, "change": c.change} for c in stored.bot_changes
+            ],
         }
         out(json.dumps(data, ensure_ascii=False))
     elif as_csv is not None:
@@ -1647,6 +1665,9 @@ def _print_results(
         say(f"faults: {fault_failure}")
     if faults and not quiet and not as_json:
         for line in tournament_fault_lines(faults):
+            err(sanitize(line))
+    if not quiet and not as_json:
+        for line in bot_change_lines(stored.bot_changes):
             err(sanitize(line))
     sprt_passed = sprt is None or verdicts.sprt_player is None or sprt.passed
     return (gate is None or gate.passed) and sprt_passed and fault_failure is None

@@ -48,8 +48,8 @@ from distributed.diagnostics.plugin import WorkerPlugin
 
 from .bundle import BundleError, pack, unpack
 from .config import LogSpec, PlayerSpec
-from .executor import Executor, MatchJob, MatchOutcome
-from .fingerprint import fingerprint
+from .executor import Executor, MatchJob, MatchOutcome, bots_changed
+from .fingerprint import Build, fingerprint
 from .log import write_log
 from .results import MatchRecord
 
@@ -148,6 +148,8 @@ class _Played:
     error: str | None = None
     interrupted: bool = False
     refused: str | None = None
+    changed: tuple[tuple[str, Build | None], ...] = ()
+    """The outcome's bots whose files had changed (`MatchOutcome.changed`)."""
 
 
 # -- the worker's side ----------------------------------------------------------------------
@@ -327,7 +329,7 @@ def _play_task(job: MatchJob, setup: _Setup) -> _Played:
             del _busy[runner]
             _idle.append(runner)
         log = local.log_path.read_bytes() if local.log_path.is_file() else None
-        return _Played(job.index, outcome.record, log, outcome.error, outcome.interrupted)
+        return _Played(job.index, outcome.record, log, outcome.error, outcome.interrupted, changed=outcome.changed)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -524,6 +526,14 @@ class DaskExecutor(Executor):
                 continue
             played: _Played = future.result()
             if played.refused is not None:
+                # A worker that joined after a bot's files changed here (same paths) finds them
+                # changed too: that is the tournament's stop for a changed bot, not a bad copy.
+                changed = () if job.allow_bot_changes else bots_changed(job)
+                if changed:
+                    names = ", ".join(name for name, _ in changed)
+                    yield MatchOutcome(job.index, None, None, job.log_path, f"not played: {names} changed", True,
+                                       changed)  # fmt: skip
+                    continue
                 raise ClusterError(played.refused)
             yield self._kept(job, played)
 
@@ -538,8 +548,8 @@ class DaskExecutor(Executor):
                 return MatchOutcome(job.index, None, None, job.log_path, f"cannot write the log: {e.strerror or e}")
             digest = doc["digest"]
         if played.record is None:
-            return MatchOutcome(job.index, None, None, job.log_path, played.error, played.interrupted)
-        return MatchOutcome(job.index, played.record, digest, job.log_path)
+            return MatchOutcome(job.index, None, None, job.log_path, played.error, played.interrupted, played.changed)
+        return MatchOutcome(job.index, played.record, digest, job.log_path, changed=played.changed)
 
     def _signer(self, job: MatchJob) -> Signer | None:
         """The signer of the job's key (read once), naming the job's place in the tournament."""

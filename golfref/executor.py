@@ -25,11 +25,12 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import ConfigError, MatchConfig
+from .fingerprint import Build, build
 from .log import LogError, TournamentPlace, read_log
 from .results import DISQUALIFIED, MatchRecord
 
@@ -54,6 +55,11 @@ class MatchJob:
     outputs: tuple[Path, ...] = ()
     """The tournament's own folders (its results directory): no sandboxed bot sees them, and no
     fingerprint covers them where they lie inside a bot's folder (the logs written there change them)."""
+    builds: tuple[tuple[str, tuple[str, str]], ...] = ()
+    """Per external player (by name), its build as the tournament started with it (`Build.key`):
+    each is fingerprinted again before the match starts, and one that differs is `changed`."""
+    allow_bot_changes: bool = False
+    """Play the match even so (the outcome says which bots changed); else it is not played."""
 
     def place(self) -> TournamentPlace | None:
         """The match's place in its tournament, as its log's signature names it."""
@@ -70,6 +76,23 @@ class MatchOutcome:
     log_path: Path
     error: str | None = None
     interrupted: bool = False
+    changed: tuple[tuple[str, Build | None], ...] = ()
+    """Each player whose files differed from the job's `builds` before the match, with its build
+    then (None: its program was gone). Without `allow_bot_changes` the match was not played."""
+
+
+def bots_changed(job: MatchJob) -> tuple[tuple[str, Build | None], ...]:
+    """The job's players whose build now differs from the one it names, with their build now."""
+    expected = dict(job.builds)
+    outputs = [Path(job.config.log.directory or "."), *job.outputs]
+    changed: list[tuple[str, Build | None]] = []
+    for player in job.config.players:
+        if player.command is None or player.name not in expected or player.name in dict(changed):
+            continue
+        now = build(player.command, player.cwd, dict(player.env), outputs)
+        if now is None or now.key() != expected[player.name]:
+            changed.append((player.name, now))
+    return tuple(changed)
 
 
 def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchRecord:
@@ -160,13 +183,26 @@ def _signer(path: Path) -> Signer:
 
 
 def _play(job: MatchJob) -> MatchOutcome:
-    from .referee import MatchInterrupted, run_match
-
     stopping = _stopping
     if stopping is not None and stopping.value:
         # Queued in the pool before the stop (a pool hands workers more than they run):
         # never started, so nothing is lost.
         return MatchOutcome(job.index, None, None, job.log_path, "not started: stopping", interrupted=True)
+
+    # Checked before the bots start, as the referee's own fingerprints are, from the same files:
+    # a bot that rewrote another's program (without the sandbox) is caught before it plays again.
+    changed = bots_changed(job) if job.builds else ()
+    if changed and not job.allow_bot_changes:
+        names = ", ".join(name for name, _ in changed)
+        return MatchOutcome(job.index, None, None, job.log_path, f"not played: {names} changed", True, changed)
+    outcome = _played(job)
+    return replace(outcome, changed=changed) if changed else outcome
+
+
+def _played(job: MatchJob) -> MatchOutcome:
+    from .referee import MatchInterrupted, run_match
+
+    stopping = _stopping
 
     def stopped() -> bool:
         return stopping is not None and bool(stopping.value)

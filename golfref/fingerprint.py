@@ -190,6 +190,8 @@ class Build:
 
     fingerprint: dict[str, Any]
     listing: Listing
+    own: str | None = None
+    """The file's path in the listing, when it lies in the folder hashed (its change is said once)."""
 
     def key(self) -> tuple[str, str]:
         """What identifies the build: the SHA-256 of its file and of its folder's listing."""
@@ -197,12 +199,13 @@ class Build:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (`from_json` reads it back)."""
-        return {"fingerprint": self.fingerprint, "listing": [list(entry) for entry in self.listing]}
+        return {"fingerprint": self.fingerprint, "listing": [list(entry) for entry in self.listing], "own": self.own}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Build:
         """The build `to_json` wrote."""
-        return Build(data["fingerprint"], tuple((str(r), int(n), str(h)) for r, n, h in data["listing"]))
+        listing = tuple((str(r), int(n), str(h)) for r, n, h in data["listing"])
+        return Build(data["fingerprint"], listing, data.get("own"))
 
 
 def build(
@@ -225,7 +228,9 @@ def build(
     except OSError:
         return None
     summary, listing = _directory(directory, cap_bytes, cap_files, outputs)
-    return Build({"file": written, "sha256": digest, "directory": summary}, listing)
+    real, folder = os.path.realpath(path), os.path.realpath(directory)
+    own = Path(os.path.relpath(real, folder)).as_posix() if real.startswith(folder + os.sep) else None
+    return Build({"file": written, "sha256": digest, "directory": summary}, listing, own)
 
 
 _NAMED = 3
@@ -243,7 +248,7 @@ def changes(before: Build, after: Build | None) -> str | None:
         said.append(f"its file {before.fingerprint['file']} changed")
     old = {rel: (size, digest) for rel, size, digest in before.listing}
     new = {rel: (size, digest) for rel, size, digest in after.listing}
-    changed = sorted(rel for rel in old.keys() & new.keys() if old[rel] != new[rel])
+    changed = sorted(rel for rel in old.keys() & new.keys() if old[rel] != new[rel] and rel != before.own)
     for what, names in (("changed", changed), ("added", sorted(new.keys() - old.keys())),
                         ("removed", sorted(old.keys() - new.keys()))):  # fmt: skip
         if names:

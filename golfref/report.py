@@ -18,7 +18,7 @@ from .terminal import sanitize
 if TYPE_CHECKING:
     from .referee import Fault, MatchResult
     from .rules import Rules
-    from .tournament import PlayerFaults
+    from .tournament import BotChange, PlayerFaults
 
 __all__ = [
     "fault_report",
@@ -28,6 +28,7 @@ __all__ = [
     "summary_json",
     "kind_counts",
     "tournament_fault_lines",
+    "bot_change_lines",
 ]
 
 REPORT_LINE = 120
@@ -192,4 +193,22 @@ def tournament_fault_lines(players: Sequence[PlayerFaults]) -> list[str]:
         if p.stderr is not None:
             lines.append(f"    its stderr in match {p.stderr.index} ({p.stderr.kind}) ends with:")
             lines.extend(f"      {t}" for t in p.stderr.tail.splitlines())
+    return lines
+
+
+def bot_change_lines(found: Sequence[BotChange]) -> list[str]:
+    """What `golfref tournament` shows of the matches played with a bot whose files had changed
+    (`--allow-bot-changes`): per player and change, the matches."""
+    if not found:
+        return []
+    grouped: dict[str, dict[str, list[int]]] = {}
+    for c in found:
+        grouped.setdefault(c.player, {}).setdefault(c.change, []).append(c.match_index)
+    lines = ["golfref: bots whose files changed during the tournament (allowed; match indexes from 0):"]
+    for player, by_change in grouped.items():
+        for change, matches in by_change.items():
+            shown = ", ".join(str(i) for i in matches[:SHOWN_MATCHES])
+            rest = f" and {len(matches) - SHOWN_MATCHES} more" if len(matches) > SHOWN_MATCHES else ""
+            plural = "es" if len(matches) != 1 else ""
+            lines.append(f"  {player}: in match{plural} {shown}{rest}: {change}")
     return lines

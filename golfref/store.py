@@ -1,8 +1,9 @@
 """The results store: `results.sqlite` in a tournament directory, the only place results are written and read.
 
 One row per finished match (seating, deal set, hole scores, totals, placings, statuses,
-faults, fault kinds, fallback holes, the forfeit score, decision times, log path and digest)
-and, in `meta`, the config's canonical form and hash. Only the
+faults, fault kinds, fallback holes, the forfeit score, decision times, log path and digest),
+one per bot whose files had changed when a match was played (`--allow-bot-changes`), and,
+in `meta`, the config's canonical form and hash and the bots' builds at the start. Only the
 tournament's own process writes; each match is one transaction, in WAL mode, so a reader
 (`golfref standings`) never sees half a match and a killed writer loses none it committed.
 """
@@ -43,7 +44,10 @@ CREATE TABLE IF NOT EXISTS matches (
     log_path TEXT NOT NULL,
     digest TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS bot_changes (match_index INTEGER NOT NULL, player TEXT NOT NULL, change TEXT NOT NULL);
 """
+# bot_changes came after version 2 without a new version: a store without the table has no
+# changes to show, and one opened to write gets it (CREATE ... IF NOT EXISTS).
 
 
 class StoreError(Exception):
@@ -114,8 +118,12 @@ class Store:
         with self._transaction():
             self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", values.items())
 
-    def put(self, record: MatchRecord, log_path: str, digest: str) -> None:
-        """Store one finished match (replacing an earlier row of the same index), in one transaction."""
+    def put(self, record: MatchRecord, log_path: str, digest: str, changes: Iterable[tuple[str, str]] = ()) -> None:
+        """Store one finished match (replacing an earlier row of the same index), in one transaction.
+
+        `changes`: (player, what changed) for each bot whose files differed from the
+        tournament's start when the match was played.
+        """
         row = (
             record.match_index,
             record.deal_set,
@@ -134,16 +142,35 @@ class Store:
         )
         with self._transaction():
             self.db.execute(f"INSERT OR REPLACE INTO matches VALUES ({', '.join('?' * len(row))})", row)
+            self.db.execute("DELETE FROM bot_changes WHERE match_index = ?", (record.match_index,))
+            self.db.executemany(
+                "INSERT INTO bot_changes VALUES (?, ?, ?)", [(record.match_index, p, c) for p, c in changes]
+            )
 
     def delete(self, indexes: Iterable[int]) -> None:
         """Forget matches (their logs no longer validate), in one transaction."""
+        gone = [(i,) for i in indexes]
         with self._transaction():
-            self.db.executemany("DELETE FROM matches WHERE match_index = ?", [(i,) for i in indexes])
+            self.db.executemany("DELETE FROM matches WHERE match_index = ?", gone)
+            self.db.executemany("DELETE FROM bot_changes WHERE match_index = ?", gone)
 
     def matches(self) -> list[StoredMatch]:
         """Every stored match, in schedule order."""
         rows = self.db.execute("SELECT * FROM matches ORDER BY match_index").fetchall()
         return [_stored(row) for row in rows]
+
+    def bot_changes(self) -> dict[int, list[tuple[str, str]]]:
+        """Per stored match played with a bot whose files had changed: (player, what changed), in order."""
+        try:
+            rows = self.db.execute(
+                "SELECT match_index, player, change FROM bot_changes ORDER BY match_index, rowid"
+            ).fetchall()
+        except sqlite3.OperationalError:  # a store written before the table, opened read-only
+            return {}
+        found: dict[int, list[tuple[str, str]]] = {}
+        for index, player, change in rows:
+            found.setdefault(int(index), []).append((str(player), str(change)))
+        return found
 
     def records(self) -> list[MatchRecord]:
         """Every stored match's record, in schedule order."""

@@ -5,6 +5,13 @@ checks the store belongs to this config, keeps every finished match whose log st
 validates (recovering ones played but never stored, after a kill), plays the rest through
 the executor, stores each result as it comes, and stops early when the SPRT is decided or
 on a stop signal (finished matches kept, running ones interrupted).
+
+Each external bot's build (`fingerprint.build`) is taken when the tournament starts and kept
+in the store, and checked again before every match, wherever it runs: a bot whose files
+changed (another bot rewrote its program, say, without the sandbox) stops the tournament with
+`BotChanged`, finished matches kept, unless the config allows changes; then each match played
+with a changed bot stores what changed, for the summary. A resume compares the bots with the
+builds the tournament started with, so a change is noticed across runs too.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
+from .fingerprint import Build, build, changes
 from .junit import MatchExtras, problem_seats
 from .results import DISQUALIFIED, MatchRecord
 from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
@@ -31,6 +39,8 @@ from .tournament_config import GateRule, TournamentConfig, config_changes
 
 __all__ = [
     "TournamentError",
+    "BotChanged",
+    "BotChange",
     "Progress",
     "TournamentResult",
     "StoredTournament",
@@ -55,6 +65,24 @@ STDERR_TAIL_LINES = 20
 
 class TournamentError(Exception):
     """A tournament that cannot run here: a directory holding another config, a busy directory."""
+
+
+class BotChanged(TournamentError):
+    """A bot's files changed since the tournament started (and the config does not allow it): it stops."""
+
+
+BUILDS_META = "bot_builds"
+"""The store's meta key of each external bot's build when the tournament started (JSON: name -> build or null)."""
+
+
+@dataclass(frozen=True)
+class BotChange:
+    """A bot whose files had changed when a stored match was played (`allow_bot_changes`)."""
+
+    match_index: int
+    player: str
+    change: str
+    """What changed, in a few words (`fingerprint.changes`)."""
 
 
 @dataclass
@@ -104,6 +132,8 @@ class StoredTournament:
     """Matches that make a deal set whole; None when the store does not say (every match counts)."""
     duplicate_deals: bool
     name: str | None
+    bot_changes: tuple[BotChange, ...] = ()
+    """The stored matches' bots whose files had changed since the tournament started, in match order."""
 
     @property
     def records(self) -> list[MatchRecord]:
@@ -122,10 +152,13 @@ def load_stored(directory: Path) -> StoredTournament:
         matches = store.matches()
         deal_sets, per_set = store.meta("deal_sets"), store.meta("deal_set_matches")
         duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
+        found = store.bot_changes()
     if deal_sets is not None:
         matches = [m for m in matches if m.record.deal_set < int(deal_sets)]
+    shown = {m.record.match_index for m in matches}
+    changed = tuple(BotChange(i, p, c) for i, pairs in sorted(found.items()) if i in shown for p, c in pairs)
     return StoredTournament(
-        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name
+        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name, changed
     )
 
 
@@ -301,7 +334,54 @@ def _locked(directory: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _kept(config: TournamentConfig, store: Store, specs: tuple[MatchSpec, ...]) -> dict[int, MatchRecord]:
+def _builds_now(config: TournamentConfig) -> dict[str, Build | None]:
+    """Each external player's build now (None: its program is not there), the results folder left out."""
+    return {
+        p.name: build(p.command, p.cwd, dict(p.env), outputs=(config.results,))
+        for p in config.players
+        if p.command is not None
+    }
+
+
+def _reference(store: Store, now: dict[str, Build | None]) -> dict[str, Build | None]:
+    """The builds the tournament plays its matches with: those it started with, once a match is stored."""
+    text = store.meta(BUILDS_META)
+    if text is not None and store.matches():
+        started = json.loads(text)
+        return {
+            name: (None if started[name] is None else Build.from_json(started[name])) if name in started else found
+            for name, found in now.items()
+        }
+    store.set_meta({BUILDS_META: json.dumps({n: None if b is None else b.to_json() for n, b in now.items()})})
+    return now
+
+
+def _differences(reference: dict[str, Build | None], now: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot whose build now differs from the reference's."""
+    found = []
+    for name, was in reference.items():
+        what = None if was is None else changes(was, now.get(name))
+        if what is not None:
+            found.append((name, what))
+    return found
+
+
+_ALLOW = "allow changes with --allow-bot-changes (allow_bot_changes: true)"
+
+
+def _log_changes(doc: dict[str, Any], reference: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot whose fingerprint in a match's log is not the reference's build."""
+    found: dict[str, str] = {}
+    for player in doc.get("players") or ():
+        fp, was = player.get("fingerprint"), reference.get(player.get("name"))
+        if fp and was is not None and (fp["sha256"], fp["directory"]["sha256"]) != was.key():
+            found[player["name"]] = "its log's fingerprint is not that of the build the tournament started with"
+    return list(found.items())
+
+
+def _kept(
+    config: TournamentConfig, store: Store, specs: tuple[MatchSpec, ...], reference: dict[str, Build | None]
+) -> dict[int, MatchRecord]:
     """The finished matches to keep: stored ones whose logs validate, and logs of finished matches never stored."""
     from .log import LogError, read_log
     from .replay import Status, validate_file
@@ -333,7 +413,7 @@ def _kept(config: TournamentConfig, store: Store, specs: tuple[MatchSpec, ...]) 
             kept[spec.index] = known.record
             continue
         record = record_from_log(doc, spec.index, spec.deal_set)  # played, but never stored (a kill)
-        store.put(record, spec.log_name, doc["digest"])
+        store.put(record, spec.log_name, doc["digest"], _log_changes(doc, reference))
         kept[spec.index] = record
     store.delete(drop)
     return kept
@@ -400,11 +480,18 @@ def run_tournament(
             "deal_set_matches": str(matches_per_deal_set(config)),
             "duplicate_deals": "true" if config.duplicate_deals else "false",
         })  # fmt: skip
-        kept = _kept(config, store, specs)
+        now = _builds_now(config)
+        reference = _reference(store, now)
+        differing = _differences(reference, now)
+        if differing and not config.allow_bot_changes:
+            said = "; ".join(f"bot {name} changed since the tournament started: {what}" for name, what in differing)
+            raise BotChanged(f"{said}; restore its files to resume the tournament in {directory}, or {_ALLOW}")
+        kept = _kept(config, store, specs, reference)
         records = [kept[i] for i in sorted(kept)]
+        builds = tuple((name, b.key()) for name, b in reference.items() if b is not None)
         jobs = [
             MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key, config.name,
-                     outputs=(directory,))  # fmt: skip
+                     outputs=(directory,), builds=builds, allow_bot_changes=config.allow_bot_changes)  # fmt: skip
             for s in specs
             if s.index not in kept
         ]
@@ -421,7 +508,12 @@ def run_tournament(
                 if on_progress is not None:
                     on_progress(progress)
                 for outcome in runner.run(jobs) if jobs else iter(()):
-                    played += _take(outcome, store, progress, errors)
+                    played += _take(outcome, store, progress, errors, reference)
+                    if outcome.changed and outcome.record is None:  # not played: the tournament stops
+                        runner.stop()
+                        for other in runner.outcomes():  # matches that finish while the others stop are kept
+                            played += _take(other, store, progress, errors, reference)
+                        raise BotChanged(_stop_text(outcome, reference, len(progress.records), directory))
                     if seen:  # a signal whose _Stop was lost (its handler ran in the pool's fork hooks)
                         raise _Stop(seen[0])
                     if on_progress is not None:
@@ -434,7 +526,7 @@ def run_tournament(
                 runner.stop()
                 # Matches that finish while the others stop are kept too.
                 for outcome in runner.outcomes():
-                    played += _take(outcome, store, progress, errors)
+                    played += _take(outcome, store, progress, errors, reference)
             finally:
                 runner.close()
             if seen and stopped_by is None:
@@ -452,13 +544,33 @@ def _changes(store: Store, config: TournamentConfig) -> str:
     return f"{', '.join(changes)} {'differs' if len(changes) == 1 else 'differ'}"
 
 
-def _take(outcome: MatchOutcome, store: Store, progress: Progress, errors: list[str]) -> int:
-    """Store one outcome; 1 when it was a finished match."""
+def _said(outcome: MatchOutcome, reference: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot the outcome says had changed."""
+    found = []
+    for name, now in outcome.changed:
+        was = reference.get(name)
+        found.append((name, (None if was is None else changes(was, now)) or "its files changed"))
+    return found
+
+
+def _stop_text(outcome: MatchOutcome, reference: dict[str, Build | None], stored: int, directory: Path) -> str:
+    """The one line that a bot's change stops the tournament with."""
+    said = "; ".join(f"bot {name} changed during the tournament: {what}" for name, what in _said(outcome, reference))
+    kept = "1 finished match is" if stored == 1 else f"{stored} finished matches are"
+    return (f"{said} (before match {outcome.index}); {kept} kept in {directory}: restore its files and run the "
+            f"same command again to resume, or {_ALLOW}")  # fmt: skip
+
+
+def _take(
+    outcome: MatchOutcome, store: Store, progress: Progress, errors: list[str], reference: dict[str, Build | None]
+) -> int:
+    """Store one outcome (with what changed of its bots, when changes are allowed); 1 when it was a finished match."""
     if outcome.record is None or outcome.digest is None:
         if not outcome.interrupted:
             errors.append(f"match {outcome.index}: {outcome.error}")
         return 0
-    store.put(outcome.record, str(outcome.log_path.relative_to(store.path.parent)), outcome.digest)
+    log_path = str(outcome.log_path.relative_to(store.path.parent))
+    store.put(outcome.record, log_path, outcome.digest, _said(outcome, reference))
     progress.records.append(outcome.record)
     progress.done += 1
     progress.faults += sum(outcome.record.faults)

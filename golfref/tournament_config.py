@@ -127,6 +127,9 @@ class TournamentConfig:
     """Every seating of a deal set gets the same cards (True), or every match a deal of its own."""
     fail_on: FailOn = FailOn.ENDED
     """Which faults make `golfref tournament` exit 1 (`faults.fail_on`); not part of the canonical form."""
+    allow_bot_changes: bool = False
+    """Play on when a bot's files change during the tournament, recording it (`allow_bot_changes`); else
+    the change stops it. Not part of the canonical form: it decides whether matches are played, not how."""
     rule_options: tuple[tuple[str, Any], ...] = ()
     """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
 
@@ -296,6 +299,7 @@ def parse_tournament(
         duplicate_deals=data.get("duplicate_deals", True),
         fail_on=faults_fail_on(data),
         rule_options=rule_options(data),
+        allow_bot_changes=data.get("allow_bot_changes", False),
     )
 
 

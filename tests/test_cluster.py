@@ -577,3 +577,71 @@ def test_workers_that_join_or_restart_mid_run_take_matches_with_the_results_insi
     assert len(result.records) == 8 and set(sum((r.faults for r in result.records), ())) == {0}
     with Store(bot / "tournaments" / "t", create=False) as store:
         assert [m.record.match_index for m in store.matches()] == list(range(8))
+
+
+def test_a_bot_that_rewrites_its_opponent_on_a_worker_stops_the_cluster_tournament(
+    tmp_path: Path, scheduler: str
+) -> None:
+    from golfref.tournament import BotChanged
+    from golfref.tournament_config import load_tournament
+
+    from .test_tournament_integrity import ECHO, MATCHES, _tournament
+
+    config, program, out = _tournament(tmp_path)
+    cfg = load_tournament(config)
+    with pytest.raises(BotChanged, match=rf"^bot victim changed during the tournament: its file {program} changed"):
+        run_tournament(cfg, executor=DaskExecutor(scheduler))
+    assert orjson.loads(out.read_bytes())["rewrote"] == "done"
+    with Store(cfg.results, create=False) as store:
+        assert len(store.matches()) < MATCHES
+    program.write_bytes(ECHO.read_bytes())  # restored: the same tournament resumes
+    again = run_tournament(cfg, executor=DaskExecutor(scheduler))
+    assert len(again.records) == MATCHES and not again.errors
+
+
+def test_allowed_changes_on_a_cluster_play_on_and_are_recorded(tmp_path: Path, scheduler: str) -> None:
+    from golfref.tournament import load_stored
+    from golfref.tournament_config import load_tournament
+
+    from .test_tournament_integrity import MATCHES, _tournament
+
+    config, program, _ = _tournament(tmp_path, "allow_bot_changes: true\n")
+    result = run_tournament(load_tournament(config), executor=DaskExecutor(scheduler))
+    assert len(result.records) == MATCHES and not result.errors
+    changed = load_stored(tmp_path / "out").bot_changes
+    assert changed and {(c.player, c.change) for c in changed} == {("victim", f"its file {program} changed")}
+
+
+def test_a_worker_that_joins_after_a_bots_files_changed_stops_the_tournament_as_a_change(tmp_path: Path) -> None:
+    # The joining worker finds the bot (by the same path) unlike the client's fingerprint at the
+    # start: the files changed, which is the change's stop (exit 4), not a bad copy on a worker.
+    from golfref.tournament import BotChanged
+
+    from .test_tournament_integrity import ECHO
+
+    gate, victim = tmp_path / "gate", tmp_path / "victim"
+    gate.mkdir()
+    victim.mkdir()
+    (victim / "bot.py").write_bytes(ECHO.read_bytes())
+    players = [_py("gated", str(BOTS / "gated_bot.py"), str(gate), "1"), _py("victim", str(victim / "bot.py"))]
+    cfg = _config(tmp_path, players, "out", 3, HELD)
+    lc = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+                                  silence_logs=50)  # fmt: skip
+
+    def change_then_add_a_worker() -> None:
+        deadline = time.monotonic() + 60
+        while not (gate / "start.1").exists() and time.monotonic() < deadline:  # the only worker is held
+            time.sleep(0.02)
+        (victim / "bot.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
+        lc.scale(2)
+
+    helper = threading.Thread(target=change_then_add_a_worker)
+    helper.start()
+    try:
+        with pytest.raises(BotChanged, match=r"^bot victim changed during the tournament: its file .*bot\.py changed"):
+            run_tournament(cfg, executor=DaskExecutor(lc.scheduler_address))
+    finally:
+        helper.join()
+        (gate / "open").touch()
+        lc.close()

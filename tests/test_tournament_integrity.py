@@ -1,0 +1,179 @@
+"""A bot whose files change during a tournament is noticed (issue 21, item 5).
+
+Without the sandbox a bot can rewrite another bot's program: `tests/bots/hostile/rewrite_bot.py`
+does, once, at its first request. Each bot's build is checked before every match, so the next
+match does not start: the tournament stops with one line naming the bot and what changed,
+exit 4, its finished matches kept, and it resumes once the file is restored. With
+`--allow-bot-changes` (or `allow_bot_changes: true`) it plays on, and the matches played with
+the changed program say so in the summary, the JSON and the store.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from golfref.sandbox import bubblewrap_problem
+from golfref.store import Store
+from golfref.tournament import BotChanged, load_stored, run_tournament
+from golfref.tournament_config import load_tournament
+
+from .conftest import BOTS, ROOT
+
+GOLFREF = [sys.executable, "-m", "golfref"]
+REWRITER = BOTS / "hostile" / "rewrite_bot.py"
+ECHO = BOTS / "echo_bot.py"
+MATCHES = 6  # 3 deal sets of the two seatings
+
+pytestmark = pytest.mark.process
+
+
+def _tournament(
+    tmp_path: Path, extra: str = "", sandbox: bool = False, python: str = sys.executable
+) -> tuple[Path, Path, Path]:
+    """A tournament of an honest bot (its own folder) and the rewriter aimed at its program: (config, program, OUT)."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    program = victim / "bot.py"
+    program.write_bytes(ECHO.read_bytes())
+    out = tmp_path / "rewrote.json"
+    players = [
+        f"{{name: victim, command: {json.dumps([python, str(program)])}}}",
+        f"{{name: rewriter, command: {json.dumps([python, str(REWRITER), str(out), str(program)])}}}",
+    ]
+    seats = "".join(f"  - {p}\n" for p in players)
+    config = tmp_path / "t.yaml"
+    config.write_text(
+        f"tournament: t\nrules: {{preset: standard, layout: 2x2, holes: 2}}\nplayers:\n{seats}deal_sets: 3\n"
+        f"seed: 5\nsandbox: {{enabled: {json.dumps(sandbox)}}}\ntime: {{startup_ms: 60000, move_ms: 10000}}\n"
+        f"results: out\n{extra}",
+        encoding="utf-8",
+    )
+    return config, program, out
+
+
+def _golfref(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GOLFREF, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+
+
+def _stored(results: Path) -> list[int]:
+    with Store(results, create=False) as store:
+        return [m.record.match_index for m in store.matches()]
+
+
+def test_a_bot_that_rewrites_its_opponent_stops_the_tournament_which_resumes_once_restored(tmp_path: Path) -> None:
+    config, program, out = _tournament(tmp_path)
+    honest = program.read_bytes()
+    done = _golfref("tournament", str(config), "-q", "-j", "1")
+    assert json.loads(out.read_text(encoding="utf-8"))["rewrote"] == "done"  # the attack worked
+    assert done.returncode == 4, done.stderr
+    assert done.stdout == ""
+    line = done.stderr.strip()
+    assert "\n" not in line and line.startswith("golfref: error: bot victim changed during the tournament: "), line
+    assert "its file " in line and f"{program} changed" in line, line
+    assert "restore its files and run the same command again to resume" in line and "--allow-bot-changes" in line
+    kept = _stored(tmp_path / "out")
+    assert kept and len(kept) < MATCHES  # the match under way when it struck is kept; no later one started
+    # Run again with the file still rewritten: refused before any match, in one line.
+    again = _golfref("tournament", str(config), "-q", "-j", "1")
+    assert again.returncode == 4
+    assert again.stderr.startswith("golfref: error: bot victim changed since the tournament started: its file ")
+    assert _stored(tmp_path / "out") == kept
+    # Restored (and the attack spent), the same command resumes and finishes.
+    program.write_bytes(honest)
+    resumed = _golfref("tournament", str(config), "-q", "-j", "1", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    data = json.loads(resumed.stdout)
+    assert data["stored"] == MATCHES and data["bot_changes"] == []
+    assert _stored(tmp_path / "out") == list(range(MATCHES))
+
+
+@pytest.mark.parametrize("how", ["option", "config"])
+def test_allowed_changes_play_on_and_are_reported(tmp_path: Path, how: str) -> None:
+    config, program, out = _tournament(tmp_path, "allow_bot_changes: true\n" if how == "config" else "")
+    allow = ["--allow-bot-changes"] if how == "option" else []
+    done = _golfref("tournament", str(config), "-j", "1", "--json", *allow)
+    assert json.loads(out.read_text(encoding="utf-8"))["rewrote"] == "done"
+    assert done.returncode == 1, done.stderr  # every match played; the rewritten victim exits, a fault that ends it
+    data = json.loads(done.stdout)
+    assert data["stored"] == MATCHES
+    changed = data["bot_changes"]
+    assert changed and {c["player"] for c in changed} == {"victim"}
+    assert all(c["change"] == f"its file {program} changed" for c in changed), changed
+    first = min(c["match"] for c in changed)
+    assert [c["match"] for c in changed] == list(range(first, MATCHES))  # every match from the rewrite on
+    # The same from the store (golfref standings), on stderr beside the tables.
+    shown = _golfref("standings", str(tmp_path / "out"))
+    assert shown.returncode == 0, shown.stderr
+    assert "golfref: bots whose files changed during the tournament (allowed; match indexes from 0):" in shown.stderr
+    assert "  victim: in match" in shown.stderr and f": its file {program} changed" in shown.stderr
+    assert len(load_stored(tmp_path / "out").bot_changes) == len(changed)
+
+
+def test_the_check_runs_in_the_library_too_and_a_later_run_compares_with_the_first_builds(tmp_path: Path) -> None:
+    config, program, out = _tournament(tmp_path)
+    cfg = load_tournament(config)
+    with pytest.raises(BotChanged, match=r"^bot victim changed during the tournament: its file .*bot\.py changed"):
+        run_tournament(cfg, workers=2)
+    # A helper file added beside the program is named too.
+    program.write_bytes(ECHO.read_bytes())
+    (program.parent / "helper.py").write_text("x = 1\n", encoding="utf-8")
+    with pytest.raises(BotChanged, match=r"added in its folder: helper\.py;"):
+        run_tournament(cfg, workers=2)
+    (program.parent / "helper.py").unlink()
+    result = run_tournament(cfg, workers=2)
+    assert len(result.records) == MATCHES and not result.errors
+
+
+def _stored_changes(results: Path) -> dict[int, Any]:
+    with Store(results, create=False) as store:
+        return store.bot_changes()
+
+
+def test_logs_written_inside_a_bots_folder_are_stored_changes(tmp_path: Path) -> None:
+    # The results under the honest bot's own folder (as the quick form's ./tournaments/ may be):
+    # the logs written there as matches are played are not the bot's files.
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "bot.py").write_bytes(ECHO.read_bytes())
+    players = [f"{{name: victim, command: {json.dumps([sys.executable, 'bot.py'])}, cwd: {json.dumps(str(victim))}}}",
+               "{name: g, builtin: greedy}"]  # fmt: skip
+    seats = "".join(f"  - {p}\n" for p in players)
+    config = victim / "t.yaml"
+    config.write_text(
+        f"tournament: t\nrules: {{preset: standard, layout: 2x2, holes: 1}}\nplayers:\n{seats}deal_sets: 3\n"
+        "seed: 5\nsandbox: {enabled: false}\nresults: tournaments/t\n",
+        encoding="utf-8",
+    )
+    result = run_tournament(load_tournament(config), workers=2)
+    assert len(result.records) == MATCHES and not result.errors
+    assert _stored_changes(victim / "tournaments" / "t") == {}
+
+
+# A sandbox shows a bot its own folder and the system, not this test's virtual environment.
+BOT_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else os.path.realpath(sys.executable)
+
+
+@pytest.mark.skipif(
+    bubblewrap_problem() is not None or os.geteuid() != 0,
+    reason=f"needs root and a usable bubblewrap ({bubblewrap_problem() or 'not root'})",
+)
+def test_with_the_sandbox_the_rewrite_fails_and_the_tournament_plays_on(tmp_path: Path) -> None:
+    config, program, _ = _tournament(tmp_path, sandbox=True, python=BOT_PYTHON)
+    honest = program.read_bytes()
+    done = _golfref("tournament", str(config), "-q", "-j", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["stored"] == MATCHES and data["bot_changes"] == []
+    assert program.read_bytes() == honest  # the rewriter could not reach it
+    with Store(tmp_path / "out", create=False) as store:
+        log = json.loads((tmp_path / "out" / store.matches()[0].log_path).read_text(encoding="utf-8"))
+    rewriter = next(p for p in log["players"] if p["name"] == "rewriter")
+    report = [line for line in (rewriter["stderr"] or "").splitlines() if line.startswith("ATTACK-REPORT ")]
+    assert report and json.loads(report[-1].removeprefix("ATTACK-REPORT "))["rewrote"] != "done"
