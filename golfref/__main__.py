@@ -12,6 +12,11 @@ import sys
 
 def main() -> None:
     """Run the golfref command line."""
+    # First of all, before any bot can start: a `--seed` on the command line is readable by
+    # every user through /proc/PID/cmdline (docs/SANDBOX.md, "The seed").
+    from .cmdline import hide_secrets, warn_if_shown
+
+    warn_if_shown(hide_secrets())
     try:
         from .cli import main as cli_main
     except KeyboardInterrupt:

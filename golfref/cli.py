@@ -56,6 +56,9 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+SEED_ENV = "GOLFREF_SEED"
+"""The environment variable that gives `--seed` where no command line may show it (docs/SANDBOX.md, "The seed")."""
+
 # Exit codes, documented in the README and in `golfref run --help`.
 EXIT_OK = 0
 EXIT_FAULTED = 1
@@ -309,16 +312,30 @@ CheckForceOpt = Annotated[
 ]
 
 
-def _sandbox_warning(spec: SandboxSpec) -> None:
-    """Say in one line when the sandbox is on but bubblewrap cannot be used (the log records what was applied)."""
-    if not spec.enabled or spec.required:
-        return  # off, or the match refuses to start and says why
-    from .sandbox import bubblewrap_problem
+NOTHING_SECRET = "nothing this user may read is secret from them: the config and its seed, keys, earlier logs"
+"""What a bot of the referee's own user can read (docs/SANDBOX.md, "The seed")."""
 
-    problem = bubblewrap_problem()
-    if problem is not None:
-        err(f"golfref: warning: sandbox: {problem}; bots run with a user of their own (as root) and "
-            "resource limits only, as each log records")  # fmt: skip
+
+def _sandbox_warning(spec: SandboxSpec, players: Sequence[PlayerSpec] = (), tournament: bool = False) -> None:
+    """Say in one line when the sandbox is on but bubblewrap cannot be used (the log records what was applied),
+    and, for a `tournament` with a bot among `players`, when its bots run as the referee's own user."""
+    from .sandbox import Exposure, bubblewrap_problem, exposure
+
+    if spec.enabled and not spec.required:  # required: the match refuses to start and says why
+        problem = bubblewrap_problem()
+        if problem is None:
+            return
+        if exposure(spec) is Exposure.OTHER_USER:
+            err(f"golfref: warning: sandbox: {problem}; bots run with a user of their own (as root) and "
+                "resource limits only, as each log records")  # fmt: skip
+        else:
+            err(f"golfref: warning: sandbox: {problem}; bots run as your own user with resource limits only, "
+                f"and {NOTHING_SECRET}")  # fmt: skip
+        return
+    # Built-ins play in the referee's own process: only a bot's program could read anything.
+    if tournament and not spec.enabled and any(p.command is not None for p in players):
+        err(f"golfref: warning: sandbox: off, so the bots run as your own user, and {NOTHING_SECRET} "
+            "(docs/SANDBOX.md)")  # fmt: skip
 
 
 CHECK_CONFIG_EXIT_CODES = {
@@ -345,6 +362,12 @@ def check_config(
             fail("--log applies to a match config; a tournament's logs go into its results directory")
         t = _tournament_or_fail(config)
         _check_sandboxes(t.sandbox, t.players, t.results / "logs", t.source, (t.results,), _player_label)
+        from .tournament import TournamentError, check_secrets
+
+        try:
+            check_secrets(t)
+        except TournamentError as e:
+            fail(str(e))
         kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in t.players)
         out(
             f"{config}: ok: tournament {t.name}: {t.format.value}, tables of {t.table}, {t.deal_sets} deal sets; "
@@ -360,6 +383,11 @@ def check_config(
     except ConfigError as e:
         fail_config(e)
     _check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
+    from .config import match_seed_problem
+
+    problem = match_seed_problem(cfg)
+    if problem is not None:
+        fail(problem)
     kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
     out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
 
@@ -486,7 +514,13 @@ def run(
     log: LogOpt = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles (overrides the config)."),
+        typer.Option(
+            "--seed",
+            min=0,
+            max=2**63 - 1,
+            envvar=SEED_ENV,
+            help="Seed for the shuffles (overrides the config; default: the config's, else a secret one).",
+        ),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress lines (and no live line on a terminal).")
@@ -570,7 +604,10 @@ def play(
     preset: PresetOpt = "standard",
     sets: SetOpt = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed for the shuffles.")
+        int | None,
+        typer.Option(
+            "--seed", min=0, max=2**63 - 1, envvar=SEED_ENV, help="Seed for the shuffles (default: a secret one)."
+        ),
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, max=1, help="Your seat: 0 (you start) or 1.")] = 0,
     log: PlayLogOpt = None,
@@ -1243,7 +1280,7 @@ def _quick_tournament(
     builtins: list[str],
     preset: str,
     deal_sets: int,
-    seed: int,
+    seed: int | None,
     results: str | None,
     sets: list[str] | None = None,
 ) -> TournamentConfig:
@@ -1277,8 +1314,9 @@ def _quick_tournament(
         "rules": {"preset": preset, **overrides},
         "players": players,
         "deal_sets": deal_sets,
-        "seed": seed,
     }
+    if seed is not None:
+        data["seed"] = seed
     if results is not None:
         data["results"] = results
     try:
@@ -1339,7 +1377,16 @@ def tournament(
         typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override one rule option of a quick one (repeatable)."),
     ] = None,
     deal_sets: Annotated[int, typer.Option("--deal-sets", min=1, help="Deal sets of a quick tournament.")] = 10,
-    seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of a quick tournament.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            max=2**63 - 1,
+            envvar=SEED_ENV,
+            help="Seed of a quick tournament (default: a secret one, drawn and kept in its directory).",
+        ),
+    ] = None,
     results: Annotated[
         str | None, typer.Option("--results", metavar="DIR", help="The tournament directory (overrides the config).")
     ] = None,
@@ -1422,7 +1469,7 @@ def tournament(
     cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox), fail_on=_fail_on(cfg.fail_on, strict, accept_faults))
     if allow_bot_changes:
         cfg = replace(cfg, allow_bot_changes=True)
-    _sandbox_warning(cfg.sandbox)
+    _sandbox_warning(cfg.sandbox, cfg.players, tournament=True)
     _signer_or_fail(sign)  # a bad key is refused before any match
     if cluster is None:  # a bot that could not be sandboxed is refused before any match (workers check their own)
         hide = (cfg.results,) if sign is None else (cfg.results, Path(sign))
@@ -1460,6 +1507,12 @@ def tournament(
     sprt = sprt_decision(cfg, stored.records)
     verdicts = _Verdicts(cfg.gate, sprt, None if cfg.sprt is None else cfg.sprt.player, cfg.fail_on)
     passed = _print_results(stored, as_json, as_csv, verdicts, outcome.stopped_by, outcome.errors, quiet)
+    if outcome.drawn and not quiet:  # said at the end: a bot must not learn it while the tournament runs
+        from .tournament import shown_path
+
+        err(f"golfref: seed {outcome.seed}, drawn at random (the config names none) and kept in "
+            f"{shown_path(cfg.results)}, which resumes with it; seed: {outcome.seed} in a config plays these deals "
+            "again")  # fmt: skip
     if junit is not None:
         _write_junit(junit, stored, verdicts)
     if outcome.stopped_by not in (None, "sprt"):

@@ -28,7 +28,7 @@ import yaml
 from .files import CONFIG_MAX_BYTES, UnsafeFile, read_text_capped
 from .policies import POLICIES
 from .rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, shown, unknown_option
-from .sandbox import SandboxSpec, find_program, sandbox_spec, unsafe_path
+from .sandbox import SandboxSpec, find_program, readable_by_bots, sandbox_spec, unsafe_path
 
 __all__ = [
     "ConfigError",
@@ -46,6 +46,9 @@ __all__ = [
     "PATH_PLACEHOLDERS",
     "load_schema",
     "dotted",
+    "SEED_INSTEAD",
+    "seed_file_problem",
+    "match_seed_problem",
 ]
 
 
@@ -186,6 +189,32 @@ class MatchConfig:
     """Which faults make `golfref run` exit 1; the match is played the same, and the log does not record it."""
     rule_options: tuple[tuple[str, Any], ...] = ()
     """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
+    seed_in_source: bool = False
+    """Whether the file `source` holds the seed: the match's own `seed:`, or the tournament seed that a
+    tournament match's seed comes from. No bot may read such a file (`seed_file_problem`)."""
+
+
+SEED_INSTEAD = "give the seed as --seed N or GOLFREF_SEED=N instead"
+"""How to keep a match's seed secret other than in a private config file."""
+
+
+def seed_file_problem(spec: SandboxSpec, source: str, what: str, instead: str = SEED_INSTEAD) -> str | None:
+    """Why the config file `source`, which holds `what` (the seed in play), must not be used as it is, in one
+    line naming the fix; None when no bot under `spec` could read it (docs/SANDBOX.md, "The seed")."""
+    if not os.path.isfile(source):
+        return None
+    why = readable_by_bots(spec, source)
+    if why is None:
+        return None
+    return (f"{source}: holds {what} (its seed: key), and {why}: a bot could read it and know every deal; "
+            f"chmod o-r {source}, or take seed: out of it and {instead}")  # fmt: skip
+
+
+def match_seed_problem(config: MatchConfig) -> str | None:
+    """`seed_file_problem` of a match whose seed in play is its config file's; None when it is not."""
+    if not config.seed_in_source:
+        return None
+    return seed_file_problem(config.sandbox, config.source, "the seed of its deals")
 
 
 @cache
@@ -637,6 +666,7 @@ def parse_config(
         sandbox=sandbox,
         fail_on=faults_fail_on(data),
         rule_options=rule_options(data),
+        seed_in_source=data.get("seed") is not None,
     )
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from . import protocol
-from .config import HUMAN, ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec
+from .config import HUMAN, ConfigError, FaultMode, FaultPolicy, MatchConfig, PlayerSpec, match_seed_problem
 from .engine import Action, Game, HoleResult
 from .files import UnsafeFile
 from .fingerprint import bot_file, fingerprint
@@ -969,6 +969,9 @@ def run_match(
 
         referee: _Referee | None = None
         try:
+            problem = match_seed_problem(config) if seed is None else None  # a seed given overrides the file's
+            if problem is not None:
+                raise ConfigError(problem)
             referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human)
             check_outputs(config, referee.log_path, force=force)
             referee.box_bots(hide)

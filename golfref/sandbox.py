@@ -76,6 +76,9 @@ __all__ = [
     "Unreachable",
     "Access",
     "bubblewrap_problem",
+    "Exposure",
+    "exposure",
+    "readable_by_bots",
     "find_program",
     "interpreter",
     "others_cannot",
@@ -475,6 +478,41 @@ def others_cannot(path: str | os.PathLike[str], access: Access) -> Unreachable |
         return None  # a folder where a file was expected: it fails at start, saying so
     mode = stat.S_IMODE(st.st_mode)
     return Unreachable(access, end, mode) if not mode & _OTHERS_BIT[access] else None
+
+
+class Exposure(enum.Enum):
+    """What of the referee's machine its bots can read, by how they run (docs/SANDBOX.md, "The seed")."""
+
+    HIDDEN = "hidden"
+    """bubblewrap: the system's folders and the bot's own; the referee's processes and files out of sight."""
+    OTHER_USER = "other user"
+    """A user of its own (a root referee without bubblewrap): whatever every user may read."""
+    SAME_USER = "same user"
+    """The referee's own user (the sandbox off, or neither root nor bubblewrap): everything the referee may read."""
+
+
+def exposure(spec: SandboxSpec) -> Exposure:
+    """How the external bots of a match or tournament under `spec` run, as far as what they can read goes."""
+    if not spec.enabled:
+        return Exposure.SAME_USER
+    if bubblewrap_problem() is None:
+        return Exposure.HIDDEN
+    return Exposure.OTHER_USER if _is_root() else Exposure.SAME_USER
+
+
+def readable_by_bots(spec: SandboxSpec, path: str | os.PathLike[str], access: Access = Access.READ) -> str | None:
+    """Why a bot under `spec` could reach `path` (`access`: READ a file, ENTER a folder), or None when it cannot.
+
+    Only a bot of a user of its own is told apart: under bubblewrap it sees none of the
+    referee's files, and as the referee's own user it sees all of them (nothing is secret
+    from it, which the docs and a warning say instead).
+    """
+    if exposure(spec) is not Exposure.OTHER_USER or not os.path.exists(path):
+        return None
+    if others_cannot(path, access) is not None:
+        return None
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    return f"other users may {access.value} it (mode {mode:04o}), and bots run as users of their own without bubblewrap"
 
 
 def interpreter(program: Path, search: str, cwd: Path) -> Path | None:

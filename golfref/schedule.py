@@ -81,19 +81,23 @@ def matches_per_deal_set(config: TournamentConfig) -> int:
     return sum(len(seatings(table, config.seatings)) for table in tables(config))
 
 
-def schedule(config: TournamentConfig) -> tuple[MatchSpec, ...]:
+def schedule(config: TournamentConfig, seed: int | None = None) -> tuple[MatchSpec, ...]:
     """Every match of the tournament, in the order they are handed out.
 
-    A match depends only on the tournament seed, its deal set and its place within the deal
-    set, so raising `deal_sets` appends matches and changes none of those before.
+    A match depends only on the tournament seed (`seed`, else the config's), its deal set
+    and its place within the deal set, so raising `deal_sets` appends matches and changes
+    none of those before.
     """
+    tournament_seed = config.seed if seed is None else seed
+    if tournament_seed is None:
+        raise ValueError("the tournament has no seed: the config gives none, and none was drawn")
     out: list[MatchSpec] = []
     for deal_set in range(config.deal_sets):
-        seed = deal_set_seed(config.seed, deal_set)
+        seed = deal_set_seed(tournament_seed, deal_set)
         within = 0
         for table in tables(config):
             for seating in seatings(table, config.seatings):
-                own = seed if config.duplicate_deals else own_deal_seed(config.seed, deal_set, within)
+                own = seed if config.duplicate_deals else own_deal_seed(tournament_seed, deal_set, within)
                 out.append(MatchSpec(len(out), deal_set, own, seating))
                 within += 1
     return tuple(out)
@@ -111,4 +115,5 @@ def match_config(config: TournamentConfig, spec: MatchSpec) -> MatchConfig:
         log=LogSpec(path=spec.log_name, transcript=False, directory=str(config.results)),
         source=config.source,
         sandbox=config.sandbox,
+        seed_in_source=config.seed is not None,  # its seed comes from the config's (a drawn one is in no file)
     )

@@ -20,6 +20,7 @@ import contextlib
 import fcntl
 import json
 import os
+import secrets
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -54,6 +55,8 @@ __all__ = [
     "junit_extras",
     "fault_summary",
     "shown_path",
+    "check_secrets",
+    "tournament_seed",
 ]
 
 LOCK_NAME = ".lock"
@@ -109,6 +112,10 @@ class TournamentResult:
     stopped_by: str | None
     """None (every match played), ``sprt`` (decided early) or the signal's name."""
     directory: Path
+    seed: int
+    """The tournament's seed: the config's, or the one drawn for it (`drawn`)."""
+    drawn: bool = False
+    """Whether `seed` was drawn at random because the config names none (and is kept in the store)."""
 
 
 def shown_path(path: Path) -> str:
@@ -314,7 +321,8 @@ def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -
 @contextlib.contextmanager
 def _locked(directory: Path) -> Iterator[None]:
     """Hold the directory's lock; forked workers inherit it, so a killed run's last workers still hold it."""
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, exist_ok=True)  # for the owner alone: the store keeps the seed, the logs the deals
     try:
         fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as e:
@@ -464,14 +472,17 @@ def run_tournament(
     `sign_key`: a private key file (`golfref keygen`) that signs each log played now.
     """
     directory = config.results
-    specs = schedule(config)
+    check_secrets(config)
     with _locked(directory), Store(directory) as store:
         digest = config.digest()
         known = store.meta("config_digest")
         if known is not None and known != digest:
             raise TournamentError(f"{directory} holds a tournament with another config: {_changes(store, config)} "
                                   "(its matches would not match); give a new results directory (--results DIR)")
+        seed = tournament_seed(config, store)
+        specs = schedule(config, seed)
         store.set_meta({
+            "seed": str(seed),
             "config_digest": digest,
             "config": config.canonical_json(),
             "tournament": config.name,
@@ -532,7 +543,41 @@ def run_tournament(
             if seen and stopped_by is None:
                 stopped_by = signal.Signals(seen[0]).name
         records = sorted(progress.records, key=lambda r: r.match_index)
-    return TournamentResult(tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory)
+    return TournamentResult(
+        tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory, seed, config.seed is None
+    )
+
+
+def tournament_seed(config: TournamentConfig, store: Store) -> int:
+    """The seed of the tournament's deals: the config's, else the one its store keeps, else a fresh secret one.
+
+    A drawn seed comes from the operating system's randomness (`secrets`), so no one can
+    predict a deal of a tournament whose config names no seed; the store keeps it (in a
+    results directory no bot may read, `check_secrets`), so a resume plays the same deals.
+    """
+    if config.seed is not None:
+        return config.seed
+    kept = store.meta("seed")
+    return int(kept) if kept is not None else secrets.randbits(63)
+
+
+def check_secrets(config: TournamentConfig) -> None:
+    """TournamentError, before any match, for a file that would show a bot the seed: a readable config holding
+    it, or a results directory that bots may enter (its store keeps the seed, and each log its deal set's)."""
+    from .config import seed_file_problem
+    from .sandbox import Access, readable_by_bots
+
+    if config.seed is not None:
+        instead = "leave it out: a secret seed is then drawn and kept in the results directory"
+        problem = seed_file_problem(config.sandbox, config.source, "the tournament's seed", instead)
+        if problem is not None:
+            raise TournamentError(problem)
+    why = readable_by_bots(config.sandbox, config.results, Access.ENTER)
+    if why is not None:
+        raise TournamentError(
+            f"{config.results}: the results directory, whose store holds the tournament's seed and whose logs each "
+            f"hold their deal set's: {why}; chmod 700 {config.results}"
+        )
 
 
 def _changes(store: Store, config: TournamentConfig) -> str:

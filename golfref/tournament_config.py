@@ -113,7 +113,8 @@ class TournamentConfig:
     table: int
     challenger: str | None
     deal_sets: int
-    seed: int
+    seed: int | None
+    """The config's `seed:`; None when it has none, and the tournament draws a secret one (`run_tournament`)."""
     seatings: Seatings
     time: TimeControl
     faults: FaultPolicy
@@ -144,7 +145,9 @@ class TournamentConfig:
         change what is concluded from the matches, not the matches. So is `deal_sets`: a deal
         set's matches depend only on the seed and its index, so more deal sets add matches
         without changing those played. A player's `cwd` is written resolved, so that a
-        relative and an absolute path to one folder are the same config.
+        relative and an absolute path to one folder are the same config. A seed drawn
+        because the config has none is not part of it (`seed` is null): the store keeps that
+        one, so the digest stays the same across a resume.
         """
         players = []
         for p in self.players:
@@ -287,7 +290,7 @@ def parse_tournament(
         table=min(table, len(players)),
         challenger=challenger,
         deal_sets=data.get("deal_sets", 10),
-        seed=data.get("seed", 0),
+        seed=data.get("seed"),
         seatings=Seatings(data.get("seatings", Seatings.ROTATIONS.value)),
         time=time,
         faults=faults,

@@ -35,7 +35,8 @@ def test_workers_start_with_the_stop_signals_blocked_and_unblock_them_once_ready
 ) -> None:
     text = "tournament: t\nplayers:\n  - {name: a, builtin: greedy}\n  - {name: b, builtin: random}\ndeal_sets: 1\n"
     cfg = parse_tournament(text, base_dir=tmp_path)
-    jobs = [executor.MatchJob(s.index, s.deal_set, match_config(cfg, s), tmp_path / s.log_name) for s in schedule(cfg)]
+    specs = schedule(cfg, seed=0)  # the config names none: a tournament would draw one
+    jobs = [executor.MatchJob(s.index, s.deal_set, match_config(cfg, s), tmp_path / s.log_name) for s in specs]
     monkeypatch.setattr(executor, "_worker_init", _recording_init)  # forked workers see the patches too
     monkeypatch.setattr(executor, "_play", _masks)
     before = signal.pthread_sigmask(signal.SIG_BLOCK, [])

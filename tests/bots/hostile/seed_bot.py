@@ -7,11 +7,12 @@
   `--seed N` or `--seed=N`;
 - in every file such a command line names (the config: a `seed: N` line).
 
-For each seed found, it re-derives the first hole's deal the way the referee does (the
-engine's card ids in canonical order, `golfref.cards.deck_set` imported from REPO, shuffled
-by the referee's published hash of seed, hole and count), as an attacker who read the source
-would. Report: {"cmdline_seeds", "config_seeds", "predicted_deal" (card names, for the first
-seed found; null when none), "cmdlines" (how many golfref command lines it read)}. Then it
+For each seed found (at most `MAX_SEEDS`), it re-derives the first hole's deal the way the
+referee does (the engine's card ids in canonical order, `golfref.cards.deck_set` imported
+from REPO, shuffled by the referee's published hash of seed, hole and count), as an attacker
+who read the source would: one of them is its match's deal when the seed leaked. Report:
+{"cmdline_seeds", "config_seeds", "predicted_deals" (card names, one list per seed, in
+the order of the seeds sorted), "cmdlines" (how many golfref command lines it read)}. Then it
 plays like echo_bot.py.
 """
 
@@ -26,6 +27,8 @@ from typing import Any
 
 import hostile
 
+MAX_SEEDS = 50
+"""At most this many seeds are tried (every golfref process of the machine is read, other matches' too)."""
 _FLAG = re.compile(r"^--seed(?:=(\d+))?$")
 _CONFIG_SEED = re.compile(rb"^seed:\s*(\d{1,19})\s*$", re.MULTILINE)
 
@@ -87,18 +90,17 @@ def main() -> int:
         lines = golfref_cmdlines()
         on_cmdline = sorted({s for argv in lines for s in seeds_on(argv)})
         in_config = sorted({s for argv in lines for s in seeds_in_files(argv)})
-        seeds = on_cmdline + [s for s in in_config if s not in on_cmdline]
+        seeds = sorted(set(on_cmdline) | set(in_config))[:MAX_SEEDS]
         result: dict[str, Any] = {
             "cmdline_seeds": on_cmdline,
             "config_seeds": in_config,
             "cmdlines": len(lines),
-            "predicted_deal": None,
+            "predicted_deals": [],
         }
-        if seeds:
-            try:
-                result["predicted_deal"] = predict_deal(seeds[0], hello.get("rules") or {})
-            except ImportError as e:  # golfref's source out of sight (a sandbox)
-                result["import"] = str(e)
+        try:
+            result["predicted_deals"] = [predict_deal(seed, hello.get("rules") or {}) for seed in seeds]
+        except ImportError as e:  # golfref's source out of sight (a sandbox)
+            result["import"] = str(e)
         hostile.report(out, result)
 
     return hostile.play("seed-spy", at_hello=at_hello)
