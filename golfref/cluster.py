@@ -11,8 +11,12 @@ Bots reach workers by the same paths (a shared or synced file system), or in a f
 client uploads to each worker once (`upload`: a worker plugin unpacks it with
 `golfref.bundle`, run bits kept, and every path under the folder in a bot's command,
 working directory or sandbox paths points into the worker's copy). Before its first match
-of a tournament each worker fingerprints every bot (`golfref.fingerprint`) and refuses,
-naming itself and the bot, when one differs from the client's.
+of a tournament each worker fingerprints every bot (`golfref.fingerprint`, the bot's own
+files only: the tournament's results folder is left out wherever it lies) and refuses,
+naming itself and the bot, when one differs from the client's; so a worker that joins or
+restarts mid-run, after many logs were written, still takes matches. Every match then checks
+its bots again before it starts (`executor.bots_changed`), as on local workers, and the
+changes come back to the client, which stops the tournament or records them.
 
 Faults: a worker that dies mid-match takes its match process with it (a parent-death
 signal: the match stops, its bots are killed) and the scheduler hands the match to another

@@ -213,7 +213,7 @@ def _played(job: MatchJob) -> MatchOutcome:
 
     try:
         # The results directory (the store, every log) and the signing key stay out of sandboxed bots' sight.
-        hide = [Path(job.config.log.directory or "."), *job.outputs]
+        hide = list(dict.fromkeys([Path(job.config.log.directory or "."), *job.outputs]))
         signer = None
         if job.sign_key is not None:
             signer = _signer(job.sign_key).at(job.place())

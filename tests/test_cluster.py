@@ -445,7 +445,8 @@ def test_a_worker_runs_at_most_its_match_slots_at_once(tmp_path: Path) -> None:
 
 def test_a_match_that_fails_on_every_try_is_an_error_with_its_reason(tmp_path: Path, scheduler: str) -> None:
     # A "bot" that kills the process that started it: the worker's match process, every time.
-    killer = tmp_path / "killer.py"
+    killer = tmp_path / "k" / "killer.py"  # its tally outside its folder: a bot's own files must not change
+    killer.parent.mkdir()
     tries = tmp_path / "tries"
     killer.write_text(
         f"import os, signal\nopen({str(tries)!r}, 'a').write('try\\n')\nos.kill(os.getppid(), signal.SIGKILL)\n",
