@@ -53,8 +53,11 @@ def reports(match: Match) -> tuple[dict[str, Any], dict[str, Any]]:
 def test_two_bots_have_no_channel_through_shared_objects(
     tmp_path: Path, sandbox: bool, tag: str  # noqa: F811 - the fixture
 ) -> None:
-    match = play(tmp_path, sandbox, bot("channel_bot.py", "send", tmp_path / "sent.json", tag),
-                 bot("channel_bot.py", "recv", tmp_path / "seen.json", tag))  # fmt: skip
+    # The referee gets a session keyring of its own, as under a login (pam_keyinit) or a systemd
+    # service: every bot inherits it.
+    sender = bot("channel_bot.py", "send", tmp_path / "sent.json", tag)
+    receiver = bot("channel_bot.py", "recv", tmp_path / "seen.json", tag)
+    match = play(tmp_path, sandbox, sender, receiver, before=channel_bot.new_session_keyring)
     sent, seen = reports(match)
     assert match.log["status"] == "finished" and match.log["faults"] == [], match.log["faults"]
     assert len(sent["peek"]) == 4
@@ -64,6 +67,7 @@ def test_two_bots_have_no_channel_through_shared_objects(
         for method in channel_bot.METHODS:  # file locks: the filter denies them, to both sides
             assert sent[method] == "ENOLCK" and seen[method] == "ENOLCK", (method, sent, seen)
         assert seen["inotify"] == "ENOSYS"
+        assert sent["key"] == "ENOSYS" and seen["key"] == "ENOSYS"  # the filter: no key store
         assert seen["atime_changed"] is False  # the system folders are bound read-only: no access time
         assert seen["abstract"] != "connected"  # a network namespace of its own
         assert not any(seen[what] for what in channel_bot.names(tag))  # /tmp, /dev/shm: its own; the rest read-only
@@ -73,6 +77,7 @@ def test_two_bots_have_no_channel_through_shared_objects(
         for method in channel_bot.METHODS:
             assert sent[method] == "sent" and seen[method] == sent["peek"], (method, sent, seen)
         assert seen["inotify"] > 0
+        assert sent["key"] == "made" and seen["key"] is True
         assert seen["abstract"] == "connected"
         assert seen["file /tmp"] and seen["fifo /tmp"]
         assert seen["mq"] and seen["sysv msg"] and seen["sysv sem"] and seen["sysv shm"]

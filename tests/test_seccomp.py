@@ -79,6 +79,7 @@ def test_locks_and_watches_fail_with_an_errno_and_the_process_lives_on(tmp_path:
                                                        ctypes.c_ulong((1 << 32) | fcntl.F_SETLK), _LOCK),
             "F_NOTIFY": lambda: fcntl.fcntl(os.open("/etc", os.O_RDONLY), fcntl.F_NOTIFY, fcntl.DN_ACCESS),
             "inotify_init1": lambda: _libc.inotify_init1(0),
+            "keyctl": lambda: _libc.syscall(250 if os.uname().machine == "x86_64" else 219, 0, -3, 0),
             "F_GETFL": lambda: fcntl.fcntl(fd, fcntl.F_GETFL),
             "F_SETFD": lambda: fcntl.fcntl(mine, fcntl.F_SETFD, fcntl.FD_CLOEXEC),
             "read": lambda: os.pread(fd, 1, 0),
@@ -92,7 +93,7 @@ def test_locks_and_watches_fail_with_an_errno_and_the_process_lives_on(tmp_path:
     for call in ("flock", "flock own file", "lockf", "F_GETLK", "F_SETLKW", "F_OFD_SETLK", "F_OFD_GETLK",
                  "F_SETLK, high bits"):  # fmt: skip
         assert said[call] == "ENOLCK", (call, said)
-    assert said["F_NOTIFY"] == "EINVAL" and said["inotify_init1"] == "ENOSYS"
+    assert said["F_NOTIFY"] == "EINVAL" and said["inotify_init1"] == "ENOSYS" and said["keyctl"] == "ENOSYS"
     assert said["F_GETFL"] == said["F_SETFD"] == said["read"] == "ok"
     assert said["sqlite"].startswith("sqlite: ")  # an error it reports, not a death
     assert said["sqlite nolock"] == "ok"
