@@ -20,12 +20,20 @@ three layers, each applied where the machine allows it and recorded in the log
   with the referee. The referee's config, its log folder, its signing key and its virtual
   environment are covered where they fall inside a folder the bot sees, and no folder
   shown may be one of them or lie inside one.
+- **A system-call filter** (`golfref.seccomp`, given to bubblewrap, or loaded in the bot's
+  child before exec without it): file locks and file watches fail, so that bots cannot
+  signal each other through the system files every sandbox shows.
 - **Resource limits** (``setrlimit``, inherited by each process of the bot): memory per
   process (``RLIMIT_DATA``, what a program allocates, and ``ADDRESS_SPACE_FACTOR`` times
   that of address space, which shared mappings count in and runtimes such as the JVM
   reserve more of than they use), CPU seconds per process over the match, processes
   of its user (only with a user of its own: otherwise the count would include the
-  referee's), open files and file size.
+  referee's), open files and file size; and, where the referee may make control groups,
+  memory and processes of the bot as a whole (`golfref.cgroups`).
+
+Under bubblewrap the bot's stdout is a pipe of the sandbox's own (`Sandbox.own_stdout`):
+bubblewrap's processes keep their fds 0-2 for the bot's lifetime, so a stdout handed to it
+as fd 1 would never reach its end when the bot closes it.
 
 Before any bot starts, a `Sandbox` refuses in one line (`SandboxError`) what would make a
 bot run other than the user meant: with bubblewrap, a program (or a script's interpreter)
@@ -63,7 +71,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import seccomp
+from . import cgroups, seccomp
 
 __all__ = [
     "ADDRESS_SPACE_FACTOR",
@@ -717,6 +725,7 @@ class Sandbox:
         self._path_env = path_env
         self._label = label
         self._lease: tuple[int, int] | None = None
+        self._group: cgroups.BotGroup | None = None  # the bot's own control group, where one can be made
         self._filter: int | None = None  # bubblewrap's copy of the filter (--seccomp), or None
         self._stdout: tuple[int, int] | None = None  # the bot's stdout pipe under bubblewrap, or None
         missing: list[str] = []
@@ -745,6 +754,15 @@ class Sandbox:
             missing.append(
                 "network: allowed by the config" if spec.network else "network: not isolated without bubblewrap"
             )
+        whole = [name for name in ("memory_mb", "processes") if name in limits]
+        ungrouped = cgroups.group_problem()
+        if ungrouped is None:
+            try:
+                self._group = cgroups.BotGroup(limits.get("memory_mb"), limits.get("processes"))
+            except OSError as e:
+                ungrouped = f"cannot make its control group: {e.strerror or e}"
+        if ungrouped is not None and whole:
+            missing.append(f"{' and '.join(whole)} for the bot as a whole (per process only): {ungrouped}")
         unfiltered = seccomp.filter_problem()
         if unfiltered is not None:
             missing.append(f"file locks and watches: {unfiltered}")
@@ -792,8 +810,11 @@ class Sandbox:
         uid = None if self._bwrap else self._uid
         rlimits = self._rlimits()
         load_filter = self._load_filter
+        group = self._group
 
         def run() -> None:
+            if group is not None:
+                group.join()  # first: as root, and before any other process of the bot exists
             if uid is not None:
                 _become(uid)
             for which, soft, hard in rlimits:
@@ -992,6 +1013,11 @@ class Sandbox:
     def limit_hit(self, code: int | None, stderr: str) -> str | None:
         """The limit a bot that ended with `code` (and printed `stderr`) ran into, or None."""
         applied = self.protections.limits
+        if code != 0 and self._group is not None:
+            if self._group.memory_hit():
+                return "memory_mb"
+            if self._group.processes_hit():
+                return "processes"
         if code is not None and code < 0:
             name = _SIGNAL_LIMITS.get(signal.Signals(-code)) if -code in signal.valid_signals() else None
             if name in applied:
@@ -1016,3 +1042,6 @@ class Sandbox:
             uid, fd = lease
             _kill_user(uid)
             os.close(fd)
+        group, self._group = self._group, None
+        if group is not None:
+            group.remove()

@@ -1,4 +1,4 @@
-"""The system-call filter of a sandboxed bot: no file locks and no file watches, so no channel through them.
+"""The system-call filter of a sandboxed bot: no file locks, file watches or keys, so no channel through them.
 
 Every sandbox shows the same system files (``/usr``, ``/etc``), read-only but the same
 inodes, and a lock or a watch on one is seen by every process on the machine: a bot that
@@ -12,7 +12,10 @@ error it can handle):
   ``ENOLCK`` ("no locks available", what a file system without locks answers);
 - ``inotify_init()``, ``inotify_init1()``, ``inotify_add_watch()`` and ``fanotify_init()``:
   ``ENOSYS``, as on a kernel without them (watchers then poll); ``fcntl(F_NOTIFY)``:
-  ``EINVAL``, as on a kernel without dnotify.
+  ``EINVAL``, as on a kernel without dnotify;
+- the kernel's key store, ``add_key()``, ``request_key()`` and ``keyctl()``: ``ENOSYS``.
+  Every bot inherits the referee's session keyring (a login through pam_keyinit, a
+  systemd service), which each may write and search whatever its user.
 
 Anything else is allowed. The filter is built by libseccomp (through `pyseccomp`, its
 ctypes binding), which checks the architecture first (a call through another ABI, such as
@@ -35,6 +38,7 @@ __all__ = ["filter_problem", "loader", "program"]
 _LOCK_COMMANDS = {"F_GETLK": 5, "F_SETLK": 6, "F_SETLKW": 7, "F_OFD_GETLK": 36, "F_OFD_SETLK": 37, "F_OFD_SETLKW": 38}
 _F_NOTIFY = 1026
 _WATCH_CALLS = ("inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init")
+_KEY_CALLS = ("add_key", "request_key", "keyctl")
 _LOW_32 = 0xFFFF_FFFF
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_SET_SECCOMP = 22
@@ -60,7 +64,7 @@ def _build() -> bytes | str:
         for command in _LOCK_COMMANDS.values():
             rules.add_rule(sc.ERRNO(errno.ENOLCK), "fcntl", sc.Arg(1, sc.MASKED_EQ, _LOW_32, command))
         rules.add_rule(sc.ERRNO(errno.EINVAL), "fcntl", sc.Arg(1, sc.MASKED_EQ, _LOW_32, _F_NOTIFY))
-        for call in _WATCH_CALLS:
+        for call in (*_WATCH_CALLS, *_KEY_CALLS):
             rules.add_rule(sc.ERRNO(errno.ENOSYS), call)
         with tempfile.TemporaryFile() as out:
             rules.export_bpf(out)

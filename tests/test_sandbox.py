@@ -804,6 +804,7 @@ def test_a_referee_that_is_not_root_still_sandboxes_and_says_what_it_could_not_a
     assert box["missing"] == [
         "own user: the referee is not root, so the bot runs as the referee's user",
         "processes: counted per user, and the bot has no user of its own",
+        "memory_mb for the bot as a whole (per process only): the referee is not root",
     ]
     # Its own PID namespace: process 1 is its own bubblewrap, whose environment it may read
     # (the machine's init is root's, which nobody could not read).

@@ -27,7 +27,7 @@ import sysconfig
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,8 +98,15 @@ def bot(name: str, *args: object) -> list[str]:
     return [BOT_PYTHON, str(HOSTILE / name), *map(str, args)]
 
 
-def play(tmp_path: Path, sandbox: bool, hostile_bot: list[str], honest_bot: list[str] | None = None) -> Match:
-    """Play one 1-hole match of `hostile_bot` (seat 0) against an honest bot (seat 1, by default victim_bot.py)."""
+def play(
+    tmp_path: Path,
+    sandbox: bool,
+    hostile_bot: list[str],
+    honest_bot: list[str] | None = None,
+    before: Callable[[], None] | None = None,
+) -> Match:
+    """Play one 1-hole match of `hostile_bot` (seat 0) against an honest bot (seat 1, by default victim_bot.py);
+    `before` runs in the referee's process before it starts."""
     log_path = tmp_path / "log.json"
     data: dict[str, Any] = {
         "match": "attack",
@@ -120,7 +127,7 @@ def play(tmp_path: Path, sandbox: bool, hostile_bot: list[str], honest_bot: list
     referee = subprocess.Popen(
         [sys.executable, "-m", "golfref", "run", str(config), "--quiet"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        start_new_session=True, preexec_fn=default_signals(),
+        start_new_session=True, preexec_fn=_then(default_signals(), before),
     )  # fmt: skip
     try:
         _, stderr = referee.communicate(timeout=WAIT)
@@ -130,6 +137,15 @@ def play(tmp_path: Path, sandbox: bool, hostile_bot: list[str], honest_bot: list
             referee.wait()
     log = json.loads(log_path.read_text(encoding="utf-8"))
     return Match(referee.returncode, stderr, log, log_path)
+
+
+def _then(first: Callable[[], None], then: Callable[[], None] | None) -> Callable[[], None]:
+    def both() -> None:
+        first()
+        if then is not None:
+            then()
+
+    return both
 
 
 def golfref(*args: str) -> subprocess.CompletedProcess[str]:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from golfref import sandbox as sandbox_module
+from golfref import seccomp
 from golfref.config import parse_config
 from golfref.referee import run_match
 
@@ -28,6 +29,8 @@ from .test_sandbox_attacks import HOSTILE, Match, bot, hostile, play, sandbox  #
 channel_bot = importlib.import_module("channel_bot")  # tests/bots/hostile: test_sandbox_attacks puts it on sys.path
 
 SENDER, RECEIVER = 0, 1
+NO_FILTER = seccomp.filter_problem()
+needs_filter = pytest.mark.skipif(NO_FILTER is not None, reason=f"no system-call filter: {NO_FILTER}")
 
 pytestmark = pytest.mark.process
 
@@ -50,15 +53,21 @@ def reports(match: Match) -> tuple[dict[str, Any], dict[str, Any]]:
 def test_two_bots_have_no_channel_through_shared_objects(
     tmp_path: Path, sandbox: bool, tag: str  # noqa: F811 - the fixture
 ) -> None:
-    match = play(tmp_path, sandbox, bot("channel_bot.py", "send", tmp_path / "sent.json", tag),
-                 bot("channel_bot.py", "recv", tmp_path / "seen.json", tag))  # fmt: skip
+    # The referee gets a session keyring of its own, as under a login (pam_keyinit) or a systemd
+    # service: every bot inherits it.
+    sender = bot("channel_bot.py", "send", tmp_path / "sent.json", tag)
+    receiver = bot("channel_bot.py", "recv", tmp_path / "seen.json", tag)
+    match = play(tmp_path, sandbox, sender, receiver, before=channel_bot.new_session_keyring)
     sent, seen = reports(match)
     assert match.log["status"] == "finished" and match.log["faults"] == [], match.log["faults"]
     assert len(sent["peek"]) == 4
+    if sandbox and NO_FILTER is not None:
+        pytest.skip(f"no system-call filter: {NO_FILTER}")
     if sandbox:
         for method in channel_bot.METHODS:  # file locks: the filter denies them, to both sides
             assert sent[method] == "ENOLCK" and seen[method] == "ENOLCK", (method, sent, seen)
         assert seen["inotify"] == "ENOSYS"
+        assert sent["key"] == "ENOSYS" and seen["key"] == "ENOSYS"  # the filter: no key store
         assert seen["atime_changed"] is False  # the system folders are bound read-only: no access time
         assert seen["abstract"] != "connected"  # a network namespace of its own
         assert not any(seen[what] for what in channel_bot.names(tag))  # /tmp, /dev/shm: its own; the rest read-only
@@ -68,6 +77,7 @@ def test_two_bots_have_no_channel_through_shared_objects(
         for method in channel_bot.METHODS:
             assert sent[method] == "sent" and seen[method] == sent["peek"], (method, sent, seen)
         assert seen["inotify"] > 0
+        assert sent["key"] == "made" and seen["key"] is True
         assert seen["abstract"] == "connected"
         assert seen["file /tmp"] and seen["fifo /tmp"]
         assert seen["mq"] and seen["sysv msg"] and seen["sysv sem"] and seen["sysv shm"]
@@ -75,6 +85,7 @@ def test_two_bots_have_no_channel_through_shared_objects(
 
 
 @needs_root
+@needs_filter
 def test_without_bubblewrap_file_locks_are_denied_too(
     shared: Path, monkeypatch: pytest.MonkeyPatch, tag: str  # noqa: F811 - the fixture
 ) -> None:

@@ -9,7 +9,8 @@ ways: flock(), POSIX record locks (fcntl F_SETLK) and open-file-description lock
 a "ready" bit). It also leaves a mark in every other shared object it can think of: an
 abstract unix socket, a file and a named pipe in each folder it can write, a POSIX message
 queue, SysV message queue, semaphore set and shared memory, an open of a watched file
-(inotify) and a read of a file whose access time the receiver watches.
+(inotify), a read of a file whose access time the receiver watches, and a key in the
+session keyring every bot inherits from the referee.
 
 The receiver (seat 1) probes all of it at each of its requests and reports, at goodbye,
 what it decoded or saw. TAG makes the names of this match's objects its own; `cleanup`
@@ -39,6 +40,20 @@ _F_OFD_GETLK, _F_OFD_SETLK = 36, 37
 _IN_OPEN, _IN_ACCESS, _IN_NONBLOCK = 0x20, 0x01, 0o4000
 _IPC_CREAT, _IPC_RMID = 0o1000, 0
 _libc = ctypes.CDLL(None, use_errno=True)
+_ADD_KEY, _KEYCTL = (248, 250) if os.uname().machine == "x86_64" else (217, 219)  # else aarch64
+_KEY_SPEC_SESSION_KEYRING, _KEYCTL_JOIN_SESSION_KEYRING, _KEYCTL_UNLINK, _KEYCTL_SEARCH = -3, 1, 9, 10
+
+
+def new_session_keyring() -> None:
+    """Give the calling process a session keyring of its own (an anonymous one), which its children inherit."""
+    if _libc.syscall(_KEYCTL, _KEYCTL_JOIN_SESSION_KEYRING, None) < 0:
+        raise OSError(ctypes.get_errno(), "keyctl(KEYCTL_JOIN_SESSION_KEYRING) failed")
+
+
+def find_key(tag: str) -> int:
+    """The id of this match's key in the session keyring, or -1 (errno set)."""
+    return int(_libc.syscall(_KEYCTL, _KEYCTL_SEARCH, _KEY_SPEC_SESSION_KEYRING, b"user",
+                             f"golfref-channel-{tag}".encode(), 0))  # fmt: skip
 
 
 def files() -> list[str]:
@@ -135,6 +150,9 @@ class Sender:
                 said[what] = "made"
             except OSError as e:
                 said[what] = hostile.error_name(e)
+        made = _libc.syscall(_ADD_KEY, b"user", f"golfref-channel-{self.tag}".encode(), b"mark", 4,
+                             _KEY_SPEC_SESSION_KEYRING)  # fmt: skip
+        said["key"] = "made" if made >= 0 else errno.errorcode.get(ctypes.get_errno(), "?")
         mq = _libc.mq_open(f"/golfref-channel-{self.tag}".encode(), os.O_CREAT | os.O_RDWR, 0o666, None)
         said["mq"] = "made" if mq >= 0 else errno.errorcode.get(ctypes.get_errno(), "?")
         for k, (name, make) in enumerate(self._sysv()):
@@ -225,6 +243,8 @@ class Receiver:
         self.seen["mq"] = mq >= 0
         if mq >= 0:
             _libc.mq_close(mq)
+        found = find_key(self.tag)
+        self.seen["key"] = found >= 0 if found >= 0 or ctypes.get_errno() != errno.ENOSYS else "ENOSYS"
         self.seen["sysv msg"] = _libc.msgget(key(self.tag, 0), 0) >= 0
         self.seen["sysv sem"] = _libc.semget(key(self.tag, 1), 0, 0) >= 0
         self.seen["sysv shm"] = _libc.shmget(key(self.tag, 2), ctypes.c_size_t(0), 0) >= 0
@@ -263,6 +283,9 @@ def cleanup(tag: str) -> None:
         except OSError:
             pass
     _libc.mq_unlink(f"/golfref-channel-{tag}".encode())
+    found = find_key(tag)
+    if found >= 0:
+        _libc.syscall(_KEYCTL, _KEYCTL_UNLINK, found, _KEY_SPEC_SESSION_KEYRING)
     k = functools.partial(key, tag)
     for ident, remove in (
         (_libc.msgget(k(0), 0), lambda i: _libc.msgctl(i, _IPC_RMID, None)),
