@@ -480,8 +480,9 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
         return [(path, f"{instance!r} is not one of: {choices}{hint}")]
     if error.validator == "minItems" and path == ("players",):
         return [(path, "a match needs at least 2 players")]
-    if error.validator == "maxItems" and path == ("players",):
-        return [(path, "a match takes at most 8 players")]
+    seats = load_schema("match-config.schema.json")["properties"]["players"]["maxItems"]
+    if error.validator == "maxItems" and path == ("players",) and error.validator_value == seats:
+        return [(path, f"a match takes at most {seats} players")]
     if _unquoted_placeholder(instance):
         return [(path, f"{error.message}: {_QUOTE_HINT}")]
     bound: Any = error.validator_value

@@ -881,7 +881,6 @@ def build_sandboxes(
         private.append(Path(source))
     if sys.prefix != sys.base_prefix:
         private.append(Path(sys.prefix))
-    _refuse_private_paths(spec, players, private, label)
     boxes: list[Sandbox | None] = []
     try:
         for i, player in enumerate(players):
@@ -900,28 +899,6 @@ def build_sandboxes(
                 box.close()
         raise ConfigError(f"sandbox: {e}") from None
     return boxes
-
-
-def _refuse_private_paths(
-    spec: SandboxSpec,
-    players: Sequence[PlayerSpec],
-    private: Sequence[Path],
-    label: Callable[[int, PlayerSpec], str] | None,
-) -> None:
-    """A ConfigError for a `sandbox.paths` entry that is, or lies inside, one of the referee's own files or folders."""
-    hidden = [os.path.realpath(p) for p in private]
-    for i, player in enumerate(players):
-        if player.command is None:
-            continue
-        for path in (*spec.paths, *player.sandbox_paths):
-            real = os.path.realpath(path)
-            for folder in hidden:
-                if real == folder or real.startswith(folder.rstrip("/") + "/"):
-                    name = f"seat {i}" if label is None else label(i, player)
-                    raise ConfigError(
-                        f"sandbox: {name}: sandbox.paths {path} is the referee's own ({folder}: the log or results "
-                        "folder, the config, or golfref's environment), which no bot may see"
-                    )
 
 
 def run_match(

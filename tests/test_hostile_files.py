@@ -20,11 +20,30 @@ import pytest
 import yaml
 
 from golfref.files import UnsafeFile, create_new, open_append, read_capped, replace_file
+from golfref.sandbox import bubblewrap_problem
 
-from .conftest import default_signals
-from .test_sandbox_attacks import BOT_PYTHON, HOSTILE, WAIT, bot, hostile, sandbox  # noqa: F401
+from .conftest import BOTS, default_signals
+from .test_sandbox_attacks import WAIT, bot, hostile
 
+HOSTILE_ECHO = BOTS / "echo_bot.py"
 PRECIOUS = "precious: not the referee's to write\n"
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("off"),
+        pytest.param(
+            "on",
+            marks=pytest.mark.skipif(
+                bubblewrap_problem() is not None or os.geteuid() != 0,
+                reason=f"needs root and a usable bubblewrap ({bubblewrap_problem() or 'not root'})",
+            ),
+        ),
+    ]
+)
+def sandbox(request: pytest.FixtureRequest) -> bool:
+    """Whether the match runs with the sandbox on, as in tests/test_sandbox_attacks.py."""
+    return bool(request.param == "on")
 
 
 def run(tmp_path: Path, config: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
@@ -154,3 +173,223 @@ def test_reads_refuse_fifos_devices_and_big_files(tmp_path: Path) -> None:
     with pytest.raises(UnsafeFile, match="larger than golfref reads: more than 100 bytes"):
         read_capped(big, 100)
     assert read_capped(big, 101) == b"x" * 101
+
+
+# -- item 6: hostile configs, logs and keys: one line, exit 2, bounded time and memory -----------------
+
+TWO_PLAYERS = "players:\n  - {name: a, builtin: greedy}\n  - {name: b, builtin: random}\n"
+BIG = "9" * 5000
+
+
+def laughs(levels: int = 10) -> str:
+    """A billion-laughs YAML: each alias level nine times the one before."""
+    lines = ["l0: &l0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+MATCH_CONFIGS = {
+    "holes-5000-digits": (f"rules: {{holes: {BIG}}}\n" + TWO_PLAYERS, "rules.holes: a number of 5,000 digits"),
+    "seed-5000-digits": (f"seed: {BIG}\n" + TWO_PLAYERS, "seed: a number of 5,000 digits"),
+    "seed-65-bits": (f"seed: {2**64 + 1}\n" + TWO_PLAYERS, "seed: 18446744073709551617 is greater than the maximum"),
+    "holes-4000-digits": ("rules: {holes: " + "9" * 4000 + "}\n" + TWO_PLAYERS, "rules.holes: must be 1 to 36"),
+    "holes-infinite": ("rules: {holes: 1.0e+309}\n" + TWO_PLAYERS, "rules.holes: 1.0e+309 is not a finite number"),
+    "seed-nan": ("seed: .nan\n" + TWO_PLAYERS, "seed: .nan is not a finite number"),
+    "long-name": (
+        "players:\n  - {name: " + "n" * 500_000 + ", builtin: greedy}\n  - {name: b, builtin: random}\n",
+        "players[0].name: 500,000 characters is too long: at most 40",
+    ),
+    "bidi-name": (
+        'players:\n  - {name: "evil\\u202etxt.exe", builtin: greedy}\n  - {name: b, builtin: random}\n',
+        "players[0].name: 'evil\\u202etxt.exe': a name may not hold control characters",
+    ),
+    "long-command": (
+        "players:\n  - {name: a, command: [python3, " + "x" * 5000 + "]}\n  - {name: b, builtin: random}\n",
+        "players[0].command",
+    ),
+    "many-env": (
+        "players:\n  - name: a\n    command: [python3, bot.py]\n    env: {"
+        + ", ".join(f"V{i}: x" for i in range(300))
+        + "}\n  - {name: b, builtin: random}\n",
+        "players[0].env: 300 entries is too many: at most 256",
+    ),
+    "many-sandbox-paths": (
+        "sandbox: {paths: [" + ", ".join(["."] * 100) + "]}\n" + TWO_PLAYERS,
+        "sandbox.paths: 100 items is too many: at most 64",
+    ),
+    "sandbox-proc-root": (
+        "sandbox: {paths: [/proc/1/root]}\n" + TWO_PLAYERS,
+        "sandbox.paths[0]: /proc/1/root is under /proc",
+    ),
+    "sandbox-dev": ("sandbox: {paths: [/dev]}\n" + TWO_PLAYERS, "sandbox.paths[0]: /dev is under /dev"),
+    "sandbox-root": ("sandbox: {paths: [/]}\n" + TWO_PLAYERS, "sandbox.paths[0]: / shows the whole file system"),
+    "player-sandbox-sys": (
+        "players:\n  - {name: a, command: [python3, bot.py], sandbox: {paths: [/sys]}}\n"
+        "  - {name: b, builtin: random}\n",
+        "players[0].sandbox.paths[0]: /sys is under /sys",
+    ),
+    "billion-laughs": (laughs() + TWO_PLAYERS, "the YAML expands to more than 100,000 values"),
+    "nested-lists": ("players: " + "[" * 100_000 + "]" * 100_000 + "\n", "the YAML is nested too deeply"),
+    "two-megabytes": (
+        "# " + "x" * (2 << 20) + "\n" + TWO_PLAYERS,
+        "the config is larger than golfref reads: more than 1 MiB",
+    ),
+}
+
+TOURNAMENT_CONFIGS = {
+    "deal-sets-5000-digits": (f"deal_sets: {BIG}\n", "deal_sets: a number of 5,000 digits"),
+    "seed-65-bits": (f"seed: {2**64}\n", "seed: 18446744073709551616 is greater than the maximum"),
+    "sprt-infinite": (
+        "stop: {sprt: {player: a, baseline: b, d0: .inf, d1: 1.0}}\n",
+        "stop.sprt.d0: .inf is not a finite number",
+    ),
+    "gate-margin-huge": ("gate: {player: a, baseline: b, margin: 1.0e+300}\n", "gate.margin: 1e+300 is greater than"),
+    "too-many-players": (
+        "players:\n" + "".join(f"  - {{name: p{i}, builtin: random}}\n" for i in range(100)),
+        "players: 100 items is too many: at most 64",
+    ),
+    "bidi-name": (
+        'players:\n  - {name: "a\\u2067b", builtin: random}\n  - {name: b, builtin: greedy}\n',
+        "players[0].name: 'a\\u2067b': a name may not hold control characters",
+    ),
+}
+
+
+def golfref_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """One golfref command to its end (a hang fails the test at WAIT seconds)."""
+    return subprocess.run(
+        [sys.executable, "-m", "golfref", *args], capture_output=True, text=True, timeout=WAIT, cwd=cwd
+    )
+
+
+def assert_refused(done: subprocess.CompletedProcess[str], fragment: str, code: int = 2) -> None:
+    """Exit `code`, one short `golfref: error:` line on stderr naming `fragment`, no traceback."""
+    assert done.returncode == code, done.stdout + done.stderr
+    line = one_error_line(done.stderr)
+    assert fragment in line, line
+    assert len(line) < 400, line[:400]
+
+
+@pytest.mark.parametrize("case", list(MATCH_CONFIGS))
+def test_a_hostile_match_config_is_one_line_exit_2(tmp_path: Path, case: str) -> None:
+    text, fragment = MATCH_CONFIGS[case]
+    (tmp_path / "bot.py").write_text("", encoding="utf-8")
+    config = tmp_path / "match.yaml"
+    config.write_text(f"match: hostile\n{text}" if "players: [" not in text else text, encoding="utf-8")
+    for command in ("check-config", "run"):
+        assert_refused(golfref_cli(command, str(config), cwd=tmp_path), fragment)
+
+
+@pytest.mark.parametrize("case", list(TOURNAMENT_CONFIGS))
+def test_a_hostile_tournament_config_is_one_line_exit_2(tmp_path: Path, case: str) -> None:
+    text, fragment = TOURNAMENT_CONFIGS[case]
+    players = (
+        ""
+        if text.startswith("players:")
+        else "players:\n  - {name: a, builtin: random}\n  - {name: b, builtin: greedy}\n"
+    )
+    config = tmp_path / "cup.yaml"
+    config.write_text(f"tournament: hostile\n{players}{text}", encoding="utf-8")
+    assert_refused(golfref_cli("check-config", str(config), cwd=tmp_path), fragment)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+@pytest.mark.parametrize("command", ["check-config", "run", "tournament"])
+def test_a_config_that_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: str, command: str) -> None:
+    path = tmp_path / "config.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)  # nobody writes it: reading would wait for ever
+    target = str(path) if kind == "fifo" else "/dev/zero"  # /dev/zero: reading would never end
+    what = "a FIFO" if kind == "fifo" else "a device"
+    assert_refused(golfref_cli(command, target, cwd=tmp_path), f"{target}: is {what}, not a regular file")
+
+
+def a_log(tmp_path: Path) -> Path:
+    """A real log of a 1-hole match of two built-ins."""
+    config = tmp_path / "m.yaml"
+    config.write_text(f"match: m\nrules: {{holes: 1}}\nseed: 3\nlog: {{path: m.json}}\n{TWO_PLAYERS}", encoding="utf-8")
+    done = golfref_cli("run", str(config), "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return tmp_path / "m.json"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "too-big"])
+@pytest.mark.parametrize("command", [("replay", "--check"), ("replay", "--json"), ("replay",), ("audit",)])
+def test_a_log_that_is_no_regular_file_or_too_big_is_refused_unread(
+    tmp_path: Path, kind: str, command: tuple[str, ...]
+) -> None:
+    if kind == "fifo":
+        path = str(tmp_path / "log.json")
+        os.mkfifo(path)
+        fragment = f"{path}: is a FIFO, not a regular file"
+    elif kind == "device":
+        path, fragment = "/dev/zero", "/dev/zero: is a device, not a regular file"
+    else:
+        path = str(tmp_path / "log.json")
+        Path(path).write_bytes(b" " * (2 << 20))
+        command = (*command, "--max-log-mb", "1")
+        fragment = f"{path}: the log is larger than golfref reads: more than 1 MiB"
+    done = golfref_cli(*command, path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    if command[:2] == ("replay", "--check"):
+        assert done.stdout.startswith(fragment), done.stdout
+    elif command[:2] == ("replay", "--json"):
+        assert fragment.split(": ", 1)[1] in json.loads(done.stdout)[0]["message"]
+    else:
+        assert fragment in one_error_line(done.stderr)
+
+
+def test_max_log_mb_raises_the_cap(tmp_path: Path) -> None:
+    log = a_log(tmp_path)
+    assert golfref_cli("replay", "--check", "--max-log-mb", "1", str(log)).returncode == 0
+    assert golfref_cli("replay", "--check", "--max-log-mb", "0", str(log)).returncode == 2
+
+
+def test_a_transcript_that_is_a_fifo_is_refused_by_audit(tmp_path: Path) -> None:
+    log = tmp_path / "logs" / "log.json"
+    config = tmp_path / "m.yaml"
+    config.write_text(
+        "match: m\nrules: {holes: 1}\nseed: 3\nlog: {path: logs/log.json, transcript: true}\n"
+        f"players:\n  - {{name: a, command: [{sys.executable}, {HOSTILE_ECHO}]}}\n  - {{name: b, builtin: random}}\n",
+        encoding="utf-8",
+    )
+    assert golfref_cli("run", str(config), "--quiet", cwd=tmp_path).returncode == 0
+    transcript = log.with_name("log.seat0.transcript.jsonl")
+    transcript.unlink()
+    os.mkfifo(transcript)
+    done = golfref_cli("audit", str(log))
+    # A transcript that is no regular file counts as missing: audit never opens it.
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "no transcripts next to it" in one_error_line(done.stderr)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_key_that_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: str) -> None:
+    log = a_log(tmp_path)
+    key = str(tmp_path / "key.pub")
+    if kind == "fifo":
+        os.mkfifo(key)
+    else:
+        key = "/dev/zero"
+    what = "a FIFO" if kind == "fifo" else "a device"
+    assert_refused(golfref_cli("replay", "--check", "--trust", key, str(log)), f"--trust {key}: is {what}")
+    assert_refused(golfref_cli("audit", "--trust", key, str(log)), f"--trust {key}: is {what}")
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [("x" * 5_000_000, "players[0].name: 5,000,000 characters, at most 40"), ("a\x1bb", "players[0].name: 'a\\x1bb'")],
+)
+def test_a_log_with_a_hostile_player_name_is_invalid(tmp_path: Path, name: str, fragment: str) -> None:
+    from golfref.log import read_log, write_log
+
+    doc = read_log(a_log(tmp_path))
+    doc["players"][0]["name"] = name
+    doc.pop("digest")
+    hostile_log = tmp_path / "hostile.json"
+    write_log(hostile_log, doc)  # sealed with its own digest: only the bound refuses it
+    done = golfref_cli("replay", "--check", str(hostile_log))
+    assert done.returncode == 1, done.stdout + done.stderr
+    line = done.stdout.strip()
+    assert "\n" not in line and len(line) < 400 and ": invalid: " in line and fragment in line, line[:400]
