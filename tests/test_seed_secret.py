@@ -281,6 +281,19 @@ def test_a_tournament_seed_in_a_config_other_users_may_read_is_refused(shared: P
         assert not predicted(report, log)
 
 
+@own_user
+def test_a_results_directory_other_users_may_enter_is_refused(shared: Path) -> None:
+    """Its store keeps the seed, and each finished log its deal set's, which the other seatings still play."""
+    results = shared / "results"
+    results.mkdir(mode=0o755)
+    results.chmod(0o755)
+    done = quick(shared, "--seed", str(SEED))
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("golfref: error:")]
+    assert len(errors) == 1 and f"chmod 700 {results}" in errors[0] and "(mode 0755)" in errors[0]
+    assert not (results / "logs").exists() and not (shared / "attack.json").exists()
+
+
 # -- a tournament without a seed draws a secret one -----------------------------------------
 
 
