@@ -294,6 +294,17 @@ def test_a_results_directory_other_users_may_enter_is_refused(shared: Path) -> N
     assert not (results / "logs").exists() and not (shared / "attack.json").exists()
 
 
+@pytest.mark.skipif(private_to_root(SEED_BOT, ROOT / "golfref" / "cards.py") is not None, reason="private checkout")
+def test_check_bot_seed_is_not_on_its_command_line_either(tmp_path: Path) -> None:
+    """Every command's --seed is masked: check-bot's picks the games its bot is checked in."""
+    out = tmp_path / "attack.json"
+    done = golfref(tmp_path, "check-bot", "--preset", "standard", "--layout", "1x1", "--seed", str(SEED), "--",
+                   BOT_PYTHON, str(SEED_BOT), str(out), str(ROOT), bubblewrap=True)  # fmt: skip
+    assert out.is_file(), done.stdout + done.stderr  # the spy ran (and read every golfref command line)
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["cmdlines"] >= 1 and SEED not in report["cmdline_seeds"]
+
+
 # -- a tournament without a seed draws a secret one -----------------------------------------
 
 
