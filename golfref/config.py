@@ -198,10 +198,15 @@ SEED_INSTEAD = "give the seed as --seed N or GOLFREF_SEED=N instead"
 """How to keep a match's seed secret other than in a private config file."""
 
 
-def seed_file_problem(spec: SandboxSpec, source: str, what: str, instead: str = SEED_INSTEAD) -> str | None:
+def seed_file_problem(
+    spec: SandboxSpec, players: Sequence[PlayerSpec], source: str, what: str, instead: str = SEED_INSTEAD
+) -> str | None:
     """Why the config file `source`, which holds `what` (the seed in play), must not be used as it is, in one
-    line naming the fix; None when no bot under `spec` could read it (docs/SANDBOX.md, "The seed")."""
-    if not os.path.isfile(source):
+    line naming the fix; None when no bot of `players` under `spec` could read it (docs/SANDBOX.md, "The seed").
+
+    Built-in players play inside the referee: only a bot's program could read the file.
+    """
+    if not os.path.isfile(source) or all(p.command is None for p in players):
         return None
     why = readable_by_bots(spec, source)
     if why is None:
@@ -214,7 +219,7 @@ def match_seed_problem(config: MatchConfig) -> str | None:
     """`seed_file_problem` of a match whose seed in play is its config file's; None when it is not."""
     if not config.seed_in_source:
         return None
-    return seed_file_problem(config.sandbox, config.source, "the seed of its deals")
+    return seed_file_problem(config.sandbox, config.players, config.source, "the seed of its deals")
 
 
 @cache

@@ -569,11 +569,11 @@ def check_secrets(config: TournamentConfig) -> None:
 
     if config.seed is not None:
         instead = "leave it out: a secret seed is then drawn and kept in the results directory"
-        problem = seed_file_problem(config.sandbox, config.source, "the tournament's seed", instead)
+        problem = seed_file_problem(config.sandbox, config.players, config.source, "the tournament's seed", instead)
         if problem is not None:
             raise TournamentError(problem)
     why = readable_by_bots(config.sandbox, config.results, Access.ENTER)
-    if why is not None:
+    if why is not None and any(p.command is not None for p in config.players):  # built-ins play in the referee
         raise TournamentError(
             f"{config.results}: the results directory, whose store holds the tournament's seed and whose logs each "
             f"hold their deal set's: {why}; chmod 700 {config.results}"

@@ -281,6 +281,30 @@ def test_a_tournament_seed_in_a_config_other_users_may_read_is_refused(shared: P
         assert not predicted(report, log)
 
 
+@own_user
+def test_a_results_directory_other_users_may_enter_is_refused(shared: Path) -> None:
+    """Its store keeps the seed, and each finished log its deal set's, which the other seatings still play."""
+    results = shared / "results"
+    results.mkdir(mode=0o755)
+    results.chmod(0o755)
+    done = quick(shared, "--seed", str(SEED))
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("golfref: error:")]
+    assert len(errors) == 1 and f"chmod 700 {results}" in errors[0] and "(mode 0755)" in errors[0]
+    assert not (results / "logs").exists() and not (shared / "attack.json").exists()
+
+
+@pytest.mark.skipif(private_to_root(SEED_BOT, ROOT / "golfref" / "cards.py") is not None, reason="private checkout")
+def test_check_bot_seed_is_not_on_its_command_line_either(tmp_path: Path) -> None:
+    """Every command's --seed is masked: check-bot's picks the games its bot is checked in."""
+    out = tmp_path / "attack.json"
+    done = golfref(tmp_path, "check-bot", "--preset", "standard", "--layout", "1x1", "--seed", str(SEED), "--",
+                   BOT_PYTHON, str(SEED_BOT), str(out), str(ROOT), bubblewrap=True)  # fmt: skip
+    assert out.is_file(), done.stdout + done.stderr  # the spy ran (and read every golfref command line)
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["cmdlines"] >= 1 and SEED not in report["cmdline_seeds"]
+
+
 # -- a tournament without a seed draws a secret one -----------------------------------------
 
 
