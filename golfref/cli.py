@@ -360,7 +360,7 @@ def check_config(
         fail_config(e)
     _check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
     kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
-    out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
+    out(sanitize(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}"))
 
 
 def _player_label(_seat: int, player: PlayerSpec) -> str:
