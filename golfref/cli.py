@@ -389,7 +389,7 @@ def check_config(
     if problem is not None:
         fail(problem)
     kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
-    out(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}")
+    out(sanitize(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}"))
 
 
 def _player_label(_seat: int, player: PlayerSpec) -> str:

@@ -33,7 +33,7 @@ from .log import history_from_log
 from .pretty import hole_end_text, rules_summary
 from .rules import Reveal, Rules, rules_from_dict
 from .scoring import block_slots
-from .terminal import hole_label
+from .terminal import hole_label, show_bidi
 from .view import events_seen, view
 
 __all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
@@ -61,9 +61,22 @@ def replay_html(doc: dict[str, Any], seat: int | None = None) -> str:
 
 
 def json_for_script(data: Any) -> str:
-    """`data` as JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    """`data` as JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag, and
+    no bidirectional control (a bot's name, stderr or message) can reorder what the page shows:
+    each is shown escaped, `\\u202e`, as on the terminal (`terminal.show_bidi`)."""
+    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _bidi_shown(value: Any) -> Any:
+    """`value` with every string in it (keys too) through `show_bidi`."""
+    if isinstance(value, str):
+        return show_bidi(value)
+    if isinstance(value, dict):
+        return {_bidi_shown(k): _bidi_shown(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_bidi_shown(v) for v in value]
+    return value
 
 
 def render_html(data: dict[str, Any], template: str = "replay") -> str:

@@ -393,3 +393,85 @@ def test_a_log_with_a_hostile_player_name_is_invalid(tmp_path: Path, name: str, 
     assert done.returncode == 1, done.stdout + done.stderr
     line = done.stdout.strip()
     assert "\n" not in line and len(line) < 400 and ": invalid: " in line and fragment in line, line[:400]
+
+
+# -- item 8a: bidirectional controls are shown escaped, on the terminal and in HTML -----------------
+
+BIDI = (
+    "\u061c",
+    "\u200e",
+    "\u200f",
+    "\u202a",
+    "\u202b",
+    "\u202c",
+    "\u202d",
+    "\u202e",
+    "\u2066",
+    "\u2067",
+    "\u2068",
+    "\u2069",
+)
+
+
+def raw_bidi(text: str) -> list[str]:
+    """The bidirectional controls found raw in `text`."""
+    return [f"U+{ord(c):04X}" for c in BIDI if c in text]
+
+
+def test_terminal_and_html_escape_bidi_controls_by_one_function() -> None:
+    from golfref.html_replay import json_for_script
+    from golfref.terminal import BIDI_CONTROLS, sanitize, show_bidi
+
+    assert set(BIDI) == BIDI_CONTROLS
+    for ch in BIDI:
+        text = f"a{ch}b\n"
+        assert sanitize(text) == f"a\\u{ord(ch):04x}b\\x0a"
+        assert show_bidi(text) == f"a\\u{ord(ch):04x}b\n"  # a page keeps the newline
+        assert json.loads(json_for_script({"name": text})) == {"name": show_bidi(text)}
+
+
+def test_the_config_name_pattern_refuses_every_bidi_control() -> None:
+    from golfref.config import load_schema
+
+    pattern = load_schema("match-config.schema.json")["properties"]["players"]["items"]["properties"]["name"]["pattern"]
+    tournament = load_schema("tournament.schema.json")["properties"]["players"]["items"]["properties"]["name"]
+    assert tournament["pattern"] == pattern
+    import re
+
+    assert all(re.search(pattern, f"a{ch}b") is None for ch in BIDI)
+    assert re.search(pattern, "plain name") is not None
+
+
+@pytest.mark.process
+def test_a_bots_bidi_controls_reach_neither_terminal_nor_html_raw(tmp_path: Path, sandbox: bool) -> None:
+    log_path = tmp_path / "logs" / "bidi.json"
+    config: dict[str, Any] = {
+        "match": "bidi",
+        "seed": 5,
+        "rules": {"preset": "standard", "layout": "2x2", "holes": 1},
+        "players": [{"name": "bidi", "command": bot("bidi_bot.py")}, {"name": "house", "builtin": "greedy"}],
+        "time": {"startup_ms": 20000, "move_ms": 10000},
+        "faults": {"policy": "fallback", "fallback": "greedy", "max_faults": 10},
+        "log": {"path": str(log_path), "transcript": True},
+    }
+    if sandbox:
+        config["sandbox"] = {"enabled": True}
+    done = run(tmp_path, config)
+    log = json.loads(log_path.read_text(encoding="utf-8"))
+    player = log["players"][0]
+    # The log keeps what the bot sent, as it sent it: the bounds above are what shows it.
+    assert "\u202e" in player["reported_name"] and "\u2066" in (player["stderr"] or "")
+    assert any("\u202e" in (f.get("line") or "") for f in log["faults"]), log["faults"]
+    assert raw_bidi(done.stdout + done.stderr) == [], done.stdout + done.stderr
+    outputs = [done.stdout + done.stderr]
+    for args in (["replay", str(log_path)], ["replay", "--check", str(log_path)], ["audit", str(log_path)]):
+        shown = golfref_cli(*args)
+        assert shown.returncode in (0, 1), shown.stderr
+        outputs.append(shown.stdout + shown.stderr)
+    page = tmp_path / "bidi.html"
+    assert golfref_cli("replay", str(log_path), "--html", str(page)).returncode == 0
+    html = page.read_text(encoding="utf-8")
+    for text in [*outputs, html]:
+        assert raw_bidi(text) == [], text[:2000]
+    assert "\\\\u202etxt.exe" in html  # shown, escaped (a JSON string in the page: its backslash doubled)
+    assert any("\\u202e" in text for text in outputs)

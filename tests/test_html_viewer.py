@@ -471,14 +471,14 @@ def planted_log(tmp_path: Path) -> tuple[Path, list[str]]:
     doc = read_log(TESTS / "logs" / "faults_3p.json")
     planted = []
 
-    def plant(where: str) -> str:
-        text = f"{where} {PAYLOADS[len(planted) % len(PAYLOADS)]}"
+    def plant(where: str, most: int | None = None) -> str:
+        text = f"{where} {PAYLOADS[len(planted) % len(PAYLOADS)]}"[:most]
         planted.append(text)
         return text
 
     doc["match"] = plant("match")
     for p in doc["players"]:
-        p["name"] = plant(f"name{p['seat']}")
+        p["name"] = plant(f"name{p['seat']}", 40)  # a log's names are bounded as a config's
         if "builtin" not in p:
             p["reported_name"] = plant(f"program{p['seat']}")
             p["reported_version"] = plant(f"version{p['seat']}")
