@@ -7,7 +7,8 @@ the memory and pids controllers mounted writable), each bot runs in a group of i
 ``memory.limit_in_bytes`` (v1) is ``memory_mb`` with no swap beyond it, and ``pids.max`` is
 ``processes``. The kernel then kills a process of the bot when the bot as a whole passes
 its memory (`BotGroup.memory_hit` tells it afterwards), and a fork past the process bound
-fails. The group is removed when the bot has ended.
+fails. The group is removed when the bot has ended; the empty groups of a referee that
+was killed before it could remove them are removed by the next one.
 
 Both layouts are read from /proc/self/mounts: the unified hierarchy (cgroup v2, Debian 12
 and Ubuntu 22.04 on) when it has both controllers, else v1's ``memory`` and ``pids``
@@ -87,7 +88,25 @@ def _ready() -> _Layout | str:
             (layout.memory / "cgroup.subtree_control").write_text("+memory +pids")
     except OSError as e:
         return f"cannot make control groups in {layout.memory.parent}: {e.strerror or e}"
+    for parent in {layout.memory, layout.pids}:
+        _sweep(parent)
     return layout
+
+
+def _sweep(parent: Path) -> None:
+    """Remove the empty groups of referees that died without removing them (SIGKILL)."""
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        owner = entry.name.split("-")
+        if len(owner) != 3 or owner[0] != "bot" or not owner[1].isdigit() or os.path.exists(f"/proc/{owner[1]}"):
+            continue
+        try:
+            entry.rmdir()  # fails, and is left, while a process is in it
+        except OSError:
+            pass
 
 
 def group_problem() -> str | None:

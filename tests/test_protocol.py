@@ -337,8 +337,8 @@ def test_clip_cuts_long_values_and_keeps_short_ones() -> None:
 
 def test_the_process_layer_takes_the_version_without_the_message_layer() -> None:
     """One protocol version, in golfref/__init__.py: process.py reads it without importing
-    protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox
-    is process plumbing too."""
+    protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox,
+    its system-call filter and its control groups are process plumbing too."""
     code = (
         "import json, sys, golfref.process\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'golfref')))"
@@ -347,7 +347,8 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
     )
-    assert json.loads(done.stdout) == ["golfref", "golfref.process", "golfref.sandbox"]
+    assert json.loads(done.stdout) == ["golfref", "golfref.cgroups", "golfref.process", "golfref.sandbox",
+                                       "golfref.seccomp"]  # fmt: skip
 
 
 _TRICKY_LINES = [

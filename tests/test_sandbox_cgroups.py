@@ -86,3 +86,23 @@ def test_no_control_group_outlives_its_bot(shared: Path, setup: tuple[str, Path]
     assert [f for f in result.faults if f.seat == 0] == [] and log["players"][0]["status"] == "ok"
     for parent in {layout.memory, layout.pids}:
         assert [p.name for p in parent.iterdir() if p.name.startswith(mine)] == []
+
+
+def test_the_groups_of_a_killed_referee_are_removed_by_the_next() -> None:
+    """A referee killed with SIGKILL cannot remove its bots' groups: the next referee removes the
+    empty ones whose referee is gone (here one named after a pid no process has)."""
+    layout = cgroups._ready()
+    assert not isinstance(layout, str)
+    dead = 2**22 + 1  # above pid_max's largest setting: never a live process
+    assert not Path(f"/proc/{dead}").exists()
+    left = [parent / f"bot-{dead}-0badc0de" for parent in {layout.memory, layout.pids}]
+    for folder in left:
+        folder.mkdir()
+    try:
+        cgroups._sweep(layout.memory)
+        cgroups._sweep(layout.pids)
+        assert [f for f in left if f.exists()] == []
+    finally:
+        for folder in left:
+            if folder.exists():
+                folder.rmdir()
