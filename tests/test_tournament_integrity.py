@@ -62,6 +62,13 @@ def _golfref(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*GOLFREF, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
+def _error(stderr: str) -> str:
+    """The one error line, after the warning that bots run as the referee's own user (sandbox off)."""
+    lines = [line for line in stderr.splitlines() if not line.startswith("golfref: warning: sandbox: off, ")]
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
 def _stored(results: Path) -> list[int]:
     with Store(results, create=False) as store:
         return [m.record.match_index for m in store.matches()]
@@ -74,8 +81,8 @@ def test_a_bot_that_rewrites_its_opponent_stops_the_tournament_which_resumes_onc
     assert json.loads(out.read_text(encoding="utf-8"))["rewrote"] == "done"  # the attack worked
     assert done.returncode == 4, done.stderr
     assert done.stdout == ""
-    line = done.stderr.strip()
-    assert "\n" not in line and line.startswith("golfref: error: bot victim changed during the tournament: "), line
+    line = _error(done.stderr)
+    assert line.startswith("golfref: error: bot victim changed during the tournament: "), line
     assert "its file " in line and f"{program} changed" in line, line
     assert "restore its files and run the same command again to resume" in line and "--allow-bot-changes" in line
     kept = _stored(tmp_path / "out")
@@ -83,7 +90,7 @@ def test_a_bot_that_rewrites_its_opponent_stops_the_tournament_which_resumes_onc
     # Run again with the file still rewritten: refused before any match, in one line.
     again = _golfref("tournament", str(config), "-q", "-j", "1")
     assert again.returncode == 4
-    assert again.stderr.startswith("golfref: error: bot victim changed since the tournament started: its file ")
+    assert _error(again.stderr).startswith("golfref: error: bot victim changed since the tournament started: its file ")
     assert _stored(tmp_path / "out") == kept
     # Restored (and the attack spent), the same command resumes and finishes.
     program.write_bytes(honest)
