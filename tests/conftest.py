@@ -128,3 +128,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     else:
         names = ", ".join(compiled.modules())
         terminalreporter.write_line(f"compiled build: {names} compiled, from {compiled.COMPILED}")
+
+
+@pytest.fixture(params=["off", "on"])
+def sandbox(request: pytest.FixtureRequest) -> bool:
+    """Whether the match runs with the sandbox on (the config's `sandbox: {enabled: true}`): each test runs both ways.
+
+    "on" skips, saying why, without root and a usable bubblewrap.
+    """
+    if request.param == "on":
+        from golfref.sandbox import bubblewrap_problem  # at use, not at collection: conftest imports no golfref
+
+        problem = bubblewrap_problem()
+        if problem is not None or os.geteuid() != 0:
+            pytest.skip(f"needs root and a usable bubblewrap ({problem or 'not root'})")
+    return bool(request.param == "on")

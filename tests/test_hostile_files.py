@@ -20,30 +20,12 @@ import pytest
 import yaml
 
 from golfref.files import UnsafeFile, create_new, open_append, read_capped, replace_file
-from golfref.sandbox import bubblewrap_problem
 
 from .conftest import BOTS, default_signals
 from .test_sandbox_attacks import WAIT, bot, hostile
 
 HOSTILE_ECHO = BOTS / "echo_bot.py"
 PRECIOUS = "precious: not the referee's to write\n"
-
-
-@pytest.fixture(
-    params=[
-        pytest.param("off"),
-        pytest.param(
-            "on",
-            marks=pytest.mark.skipif(
-                bubblewrap_problem() is not None or os.geteuid() != 0,
-                reason=f"needs root and a usable bubblewrap ({bubblewrap_problem() or 'not root'})",
-            ),
-        ),
-    ]
-)
-def sandbox(request: pytest.FixtureRequest) -> bool:
-    """Whether the match runs with the sandbox on, as in tests/test_sandbox_attacks.py."""
-    return bool(request.param == "on")
 
 
 def run(tmp_path: Path, config: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:

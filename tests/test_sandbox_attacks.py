@@ -35,8 +35,6 @@ from typing import Any
 import pytest
 import yaml
 
-from golfref.sandbox import bubblewrap_problem
-
 from .conftest import BOTS, default_signals
 
 HOSTILE = BOTS / "hostile"
@@ -54,23 +52,6 @@ BIG_FILE = 500 << 20  # disk_bot.SIZE
 CHILDREN, FILES = 500, 5000
 
 pytestmark = pytest.mark.process
-
-
-@pytest.fixture(
-    params=[
-        pytest.param("off"),
-        pytest.param(
-            "on",
-            marks=pytest.mark.skipif(
-                bubblewrap_problem() is not None or os.geteuid() != 0,
-                reason=f"needs root and a usable bubblewrap ({bubblewrap_problem() or 'not root'})",
-            ),
-        ),
-    ]
-)
-def sandbox(request: pytest.FixtureRequest) -> bool:
-    """Whether the match runs with the sandbox on (the config's `sandbox: {enabled: true}`)."""
-    return bool(request.param == "on")
 
 
 @dataclass

@@ -24,7 +24,7 @@ from golfref.config import parse_config
 from golfref.referee import run_match
 
 from .test_sandbox import _config, _reachable_python, needs_root, shared  # noqa: F401 - a fixture
-from .test_sandbox_attacks import HOSTILE, Match, bot, hostile, play, sandbox  # noqa: F401 - a fixture
+from .test_sandbox_attacks import HOSTILE, Match, bot, hostile, play  # noqa: F401 - a fixture
 
 channel_bot = importlib.import_module("channel_bot")  # tests/bots/hostile: test_sandbox_attacks puts it on sys.path
 
@@ -51,7 +51,7 @@ def reports(match: Match) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def test_two_bots_have_no_channel_through_shared_objects(
-    tmp_path: Path, sandbox: bool, tag: str  # noqa: F811 - the fixture
+    tmp_path: Path, sandbox: bool, tag: str
 ) -> None:
     # The referee gets a session keyring of its own, as under a login (pam_keyinit) or a systemd
     # service: every bot inherits it.
