@@ -148,6 +148,11 @@ PresetOpt = Annotated[str, typer.Option("--preset", "-p", help=f"Rule preset: {'
 QuickPresetOpt = Annotated[
     str, typer.Option("--preset", "-p", help=f"The rule preset of a quick tournament: {', '.join(PRESETS)}.")
 ]
+def _seed_option(help: str) -> Any:
+    """A command's `--seed`: a shuffle seed, as a config's `seed:` (0 to 2**63 - 1), also read from GOLFREF_SEED."""
+    return typer.Option("--seed", min=0, max=2**63 - 1, envvar=SEED_ENV, help=help)
+
+
 SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", "-s", metavar="KEY=VALUE", help="Override one rule option (repeatable)."),
@@ -514,13 +519,7 @@ def run(
     log: LogOpt = None,
     seed: Annotated[
         int | None,
-        typer.Option(
-            "--seed",
-            min=0,
-            max=2**63 - 1,
-            envvar=SEED_ENV,
-            help="Seed for the shuffles (overrides the config; default: the config's, else a secret one).",
-        ),
+        _seed_option("Seed for the shuffles (overrides the config; default: the config's, else a secret one)."),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress lines (and no live line on a terminal).")
@@ -605,9 +604,7 @@ def play(
     sets: SetOpt = None,
     seed: Annotated[
         int | None,
-        typer.Option(
-            "--seed", min=0, max=2**63 - 1, envvar=SEED_ENV, help="Seed for the shuffles (default: a secret one)."
-        ),
+        _seed_option("Seed for the shuffles (default: a secret one)."),
     ] = None,
     seat: Annotated[int, typer.Option("--seat", min=0, max=1, help="Your seat: 0 (you start) or 1.")] = 0,
     log: PlayLogOpt = None,
@@ -1379,13 +1376,7 @@ def tournament(
     deal_sets: Annotated[int, typer.Option("--deal-sets", min=1, help="Deal sets of a quick tournament.")] = 10,
     seed: Annotated[
         int | None,
-        typer.Option(
-            "--seed",
-            min=0,
-            max=2**63 - 1,
-            envvar=SEED_ENV,
-            help="Seed of a quick tournament (default: a secret one, drawn and kept in its directory).",
-        ),
+        _seed_option("Seed of a quick tournament (default: a secret one, drawn and kept in its directory)."),
     ] = None,
     results: Annotated[
         str | None, typer.Option("--results", metavar="DIR", help="The tournament directory (overrides the config).")
