@@ -22,6 +22,7 @@ import hashlib
 import os
 import random
 import re
+import stat
 import sys
 from typing import Any
 
@@ -63,10 +64,19 @@ def seeds_in_files(argv: list[str]) -> list[int]:
     seeds = []
     for arg in argv:
         try:
-            with open(arg, "rb") as f:
-                text = f.read(1 << 20)
+            # Without blocking, regular files only: another golfref on the machine may name a
+            # FIFO (a hostile-file test's), whose open would hang this bot past its start limit.
+            fd = os.open(arg, os.O_RDONLY | os.O_NONBLOCK)
         except OSError:
             continue
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            text = os.read(fd, 1 << 20)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
         seeds += [int(m) for m in _CONFIG_SEED.findall(text)]
     return seeds
 
