@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from golfref.executor import Executor
-from golfref.log import read_log
-from golfref.tournament import run_tournament
-from golfref.tournament_config import parse_tournament
+from golfref.config.tournament import parse_tournament
+from golfref.record.log import read_log
+from golfref.tournament.executor import Executor
+from golfref.tournament.runner import run_tournament
 
 from .tournament import _config, _load
 
@@ -31,7 +31,7 @@ THINKING_BOT = Path(__file__).resolve().parent / "thinking_bot.py"
 def thinking_timeouts(scheduler: str, matches: int) -> tuple[int, int, int]:
     """A tournament of bots thinking 50 ms under a 100 ms limit on the cluster: (timeouts, decisions, matches)."""
     bot = f"[{json.dumps(sys.executable)}, {json.dumps(str(THINKING_BOT))}]"
-    from golfref.cluster import DaskExecutor
+    from golfref.tournament.cluster import DaskExecutor
 
     with tempfile.TemporaryDirectory() as tmp:
         text = (
@@ -64,7 +64,7 @@ def run(quick: bool = False) -> None:
     """Print matches/s on local workers and on Dask, the overhead per match, and the scaling from 1 to 2 Dask workers."""
     from distributed import LocalCluster
 
-    from golfref.cluster import DaskExecutor, quiet_dask_logs
+    from golfref.tournament.cluster import DaskExecutor, quiet_dask_logs
 
     quiet_dask_logs()
     matches, repeats = (40, 1) if quick else (200, 2)

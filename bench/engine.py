@@ -17,9 +17,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from golfref.engine import Game
-from golfref.rules import Rules, resolve_rules
-from golfref.view import view
+from golfref.game.engine import Game
+from golfref.game.rules import Rules, resolve_rules
+from golfref.game.view import view
 
 
 def play_matches(rules: Rules, matches: int, seed: int, with_views: bool) -> int:

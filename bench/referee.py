@@ -26,15 +26,15 @@ from pathlib import Path
 from typing import Any
 
 import golfref
-from golfref import fingerprint as fingerprint_module
-from golfref import protocol
-from golfref.config import parse_config
-from golfref.engine import Game
-from golfref.fingerprint import fingerprint
-from golfref.log import Journal
-from golfref.referee import _Referee, run_match
-from golfref.rules import resolve_rules
-from golfref.seat_messages import EventMark, request_line
+from golfref.bots import fingerprint as fingerprint_module
+from golfref.bots.fingerprint import fingerprint
+from golfref.config.match import parse_config
+from golfref.game.engine import Game
+from golfref.game.rules import resolve_rules
+from golfref.match import protocol
+from golfref.match.referee import _Referee, run_match
+from golfref.match.seat_messages import EventMark, request_line
+from golfref.record.log import Journal
 
 HERE = Path(__file__).resolve().parent
 BOT = HERE / "instant_bot.py"
@@ -253,9 +253,9 @@ _MEMORY_PROBE = """
 import json, resource, sys
 sys.path[:0] = [{golfref_root!r}, {root!r}]  # the golfref this process runs (pure or compiled), then bench
 from bench.referee import _config
-from golfref.referee import _Referee, run_match
-from golfref.rules import resolve_rules
-from golfref.seat_messages import EventMark, request_line
+from golfref.match.referee import _Referee, run_match
+from golfref.game.rules import resolve_rules
+from golfref.match.seat_messages import EventMark, request_line
 cfg = _config(8, "classic", {holes}, transcript=False, log_dir={log_dir!r})
 run_match(cfg)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

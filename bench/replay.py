@@ -16,10 +16,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from golfref.config import parse_config
-from golfref.log import compute_digest, read_log
-from golfref.referee import run_match
-from golfref.replay import _schema_problem, validate, validate_file
+from golfref.config.match import parse_config
+from golfref.match.referee import run_match
+from golfref.record.log import compute_digest, read_log
+from golfref.record.validate import _schema_problem, validate, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "tests" / "logs" / "classic_4p_9holes.json"
@@ -92,9 +92,9 @@ def measure(label: str, path: Path, quick: bool) -> None:
         f"the full JSON Schema pass it skips: {schema:.0f} ms"
     )
     try:
-        from golfref.pretty import render_match
+        from golfref.show.pretty import render_match
     except ImportError:
-        print("    pretty-print: not available (golfref.pretty is not importable)")
+        print("    pretty-print: not available (golfref.show.pretty is not importable)")
         return
     lines: list[str] = []
 

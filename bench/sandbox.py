@@ -14,9 +14,9 @@ import statistics
 import tempfile
 import time
 
-from golfref.config import parse_config
-from golfref.referee import _Referee
-from golfref.sandbox import bubblewrap_problem
+from golfref.bots.sandbox import bubblewrap_problem
+from golfref.config.match import parse_config
+from golfref.match.referee import _Referee
 
 from .referee import BOT
 

@@ -1,7 +1,7 @@
 """Start-up time of the command line: `golfref --help` and `golfref score`, each a fresh process.
 
 Wall-clock medians over several runs, the way a user meets them (the installed `golfref`
-script next to this python, or `python -m golfref.cli` without one). A bare `python -c pass`
+script next to this python, or `python -m golfref.cli.app` without one). A bare `python -c pass`
 is timed beside them, for the interpreter's own share.
 """
 
@@ -20,7 +20,7 @@ SCORE_GRID = "7S KH 5D / 7C 2S QD"
 def golfref_command() -> list[str]:
     """How to start golfref: the installed script when there is one."""
     script = Path(sys.executable).parent / "golfref"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "golfref.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "golfref.cli.app"]
 
 
 def median_ms(command: list[str], runs: int) -> float:

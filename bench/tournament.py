@@ -25,12 +25,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from golfref.referee import run_match
-from golfref.schedule import match_config, schedule
-from golfref.stats import compute_stats
-from golfref.stats_tables import duplicate_deals_line
-from golfref.tournament import run_tournament
-from golfref.tournament_config import TournamentConfig, load_tournament, parse_tournament
+from golfref.config.tournament import TournamentConfig, load_tournament, parse_tournament
+from golfref.match.referee import run_match
+from golfref.stats.stats import compute_stats
+from golfref.stats.tables import duplicate_deals_line
+from golfref.tournament.runner import run_tournament
+from golfref.tournament.schedule import match_config, schedule
 
 HERE = Path(__file__).resolve().parent
 BOT = HERE / "instant_bot.py"

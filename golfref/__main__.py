@@ -14,11 +14,11 @@ def main() -> None:
     """Run the golfref command line."""
     # First of all, before any bot can start: a `--seed` on the command line is readable by
     # every user through /proc/PID/cmdline (docs/SANDBOX.md, "The seed").
-    from .cmdline import hide_secrets, warn_if_shown
+    from .cli.cmdline import hide_secrets, warn_if_shown
 
     warn_if_shown(hide_secrets())
     try:
-        from .cli import main as cli_main
+        from .cli.app import main as cli_main
     except KeyboardInterrupt:
         sys.stderr.write("golfref: interrupted\n")
         sys.exit(128 + signal.SIGINT)

@@ -57,7 +57,7 @@ def system_first_path() -> str:
 def private_to_root(*files: str | os.PathLike[str]) -> str | None:
     """Why another user could not read `files` (a checkout or virtual environment in a 0700 folder),
     as a one-line skip reason; None when it could. Tests that run golfref as another user need this."""
-    from golfref.sandbox import Access, others_cannot
+    from golfref.bots.sandbox import Access, others_cannot
 
     for path in files:
         stop = others_cannot(path, Access.READ)
@@ -137,7 +137,7 @@ def sandbox(request: pytest.FixtureRequest) -> bool:
     "on" skips, saying why, without root and a usable bubblewrap.
     """
     if request.param == "on":
-        from golfref.sandbox import bubblewrap_problem  # at use, not at collection: conftest imports no golfref
+        from golfref.bots.sandbox import bubblewrap_problem  # at use, not at collection: conftest imports no golfref
 
         problem = bubblewrap_problem()
         if problem is not None or os.geteuid() != 0:

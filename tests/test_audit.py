@@ -24,13 +24,13 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from golfref import audit as audit_module
-from golfref.audit import CLUSTER_MIN, CLUSTER_WINDOW_MS, MIN_ANSWER_MS, SEED_DIGITS_MIN, Kind, audit_file
-from golfref.cli import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
-from golfref.config import parse_config
-from golfref.log import compute_digest, read_log
-from golfref.referee import MatchInterrupted, run_match
-from golfref.signing import Signer, keygen
+from golfref.cli.app import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
+from golfref.config.match import parse_config
+from golfref.match.referee import MatchInterrupted, run_match
+from golfref.record.log import compute_digest, read_log
+from golfref.record.signing import Signer, keygen
+from golfref.tools import audit as audit_module
+from golfref.tools.audit import CLUSTER_MIN, CLUSTER_WINDOW_MS, MIN_ANSWER_MS, SEED_DIGITS_MIN, Kind, audit_file
 
 pytestmark = [pytest.mark.process]
 
@@ -571,7 +571,7 @@ def test_a_damaged_or_invalid_log_is_a_finding_and_exit_1(tmp_path: Path) -> Non
 
 def test_bad_input_from_the_real_command_has_no_traceback(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "golfref.cli", "audit", str(tmp_path / "nowhere.json")],
+        [sys.executable, "-m", "golfref.cli.app", "audit", str(tmp_path / "nowhere.json")],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.engine import bare_matches, play_matches
-from golfref.rules import resolve_rules
+from golfref.game.rules import resolve_rules
 
 
 @pytest.mark.parametrize("seed", [1, 7, 20])

@@ -1,4 +1,4 @@
-"""The uploaded bots archive (golfref/bundle.py): packed with run bits, unpacked without ever reaching
+"""The uploaded bots archive (golfref/tournament/bundle.py): packed with run bits, unpacked without ever reaching
 outside its folder, on every Python that pyproject.toml admits (no tarfile extraction filter used)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from golfref.bundle import BundleError, pack, unpack
+from golfref.tournament.bundle import BundleError, pack, unpack
 
 
 def _archive(*members: tuple[tarfile.TarInfo, bytes | None]) -> bytes:
@@ -171,7 +171,7 @@ def test_a_member_the_standard_librarys_data_filter_refuses_is_refused(
     places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where Python has `tarfile.data_filter` (3.11.4+), every member must pass it as well as this module's checks."""
-    from golfref import bundle
+    from golfref.tournament import bundle
 
     def refusing(info: tarfile.TarInfo, root: str) -> tarfile.TarInfo:
         if info.name == "odd":

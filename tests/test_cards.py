@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from golfref.cards import Card, CardError, Rank, Suit, deck_set, parse_card, parse_grid, parse_rank
+from golfref.game.cards import Card, CardError, Rank, Suit, deck_set, parse_card, parse_grid, parse_rank
 
 # --- parse_rank -------------------------------------------------------------------
 

@@ -22,7 +22,11 @@ import xmlschema
 import yaml
 from typer.testing import CliRunner
 
-from golfref.botcheck import (
+from golfref.cli.app import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
+from golfref.config.match import TimeControl
+from golfref.game.rules import PRESETS
+from golfref.match.referee import silence_hint
+from golfref.tools.botcheck import (
     ALL_LAYOUTS,
     STDOUT_CHECK,
     BotCommand,
@@ -32,10 +36,6 @@ from golfref.botcheck import (
     build_groups,
     check_bot,
 )
-from golfref.cli import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
-from golfref.config import TimeControl
-from golfref.referee import silence_hint
-from golfref.rules import PRESETS
 
 from .conftest import BOTS, ROOT, TESTS
 

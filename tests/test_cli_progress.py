@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from golfref.progress import clock_text, estimate_left, progress_text
+from golfref.show.progress import clock_text, estimate_left, progress_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LIVE_MARK = "elapsed"  # only the live line says it
@@ -33,7 +33,7 @@ def run(tmp_path: Path, *args: str, tty: bool) -> tuple[int, str, str]:
     """Run `golfref run` with stderr on a pseudo-terminal (or a pipe); returns (code, stdout, stderr)."""
     config = tmp_path / "match.yaml"
     config.write_text(CONFIG, encoding="utf-8")
-    command = [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(tmp_path / "log.json"), *args]
+    command = [sys.executable, "-m", "golfref.cli.app", "run", str(config), "--log", str(tmp_path / "log.json"), *args]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "TERM": "xterm"}
     env.pop("NO_COLOR", None)
     if not tty:

@@ -26,7 +26,7 @@ import jsonschema
 import pytest
 import yaml
 
-from golfref.log import read_log
+from golfref.record.log import read_log
 
 from .conftest import default_signals, private_to_root, system_first_path
 
@@ -47,7 +47,7 @@ LOG_VALIDATOR = jsonschema.Draft202012Validator(
 def golfref(*args: str, cwd: Path = ROOT, path: str | None = None) -> subprocess.CompletedProcess[str]:
     """golfref as a real process; `path` replaces the PATH its bots get."""
     return subprocess.run(
-        [sys.executable, "-m", "golfref.cli", *args],
+        [sys.executable, "-m", "golfref.cli.app", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -101,7 +101,7 @@ def leftovers(token: str) -> list[str]:
 def start_referee(config: Path, log: Path, *ignored: signal.Signals) -> subprocess.Popen[str]:
     """`golfref run CONFIG --log LOG` in the background, its stop signals at their defaults but `ignored`."""
     return subprocess.Popen(
-        [sys.executable, "-m", "golfref.cli", "run", str(config), "--log", str(log)],
+        [sys.executable, "-m", "golfref.cli.app", "run", str(config), "--log", str(log)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -368,7 +368,7 @@ def test_a_signal_ignored_at_start_stays_ignored(tmp_path: Path) -> None:
     assert leftovers(token) == []
 
 
-@pytest.mark.parametrize("module", ["golfref.cards", "golfref.config"], ids=["cli-import", "command-import"])
+@pytest.mark.parametrize("module", ["golfref.game.cards", "golfref.config.match"], ids=["cli-import", "command-import"])
 def test_ctrl_c_while_the_modules_load_exits_130_without_a_traceback(tmp_path: Path, module: str) -> None:
     """Deterministic: the process signals itself as an import reaches `module` (loaded with
     the CLI itself, or later by the command)."""
@@ -442,7 +442,7 @@ def _unsandboxable_here(sample: Path) -> str | None:
     With bubblewrap, `python3` must be the one a sandbox shows (under /usr); without it, as root,
     each bot's own user must reach the interpreter and the bots (not in a private checkout).
     """
-    from golfref.sandbox import Access, bubblewrap_problem, others_cannot
+    from golfref.bots.sandbox import Access, bubblewrap_problem, others_cannot
 
     if "tournament:" not in sample.read_text(encoding="utf-8"):
         return None  # a match config leaves the sandbox off

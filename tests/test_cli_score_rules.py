@@ -12,8 +12,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from golfref.cli import app
-from golfref.rules import resolve_rules, rules_from_dict
+from golfref.cli.app import app
+from golfref.game.rules import resolve_rules, rules_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -248,7 +248,7 @@ def test_rules_bad_config_is_a_one_line_usage_error(args: list[str], needle: str
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "golfref.cli", *args],
+        [sys.executable, "-m", "golfref.cli.app", *args],
         capture_output=True,
         text=True,
         encoding="utf-8",

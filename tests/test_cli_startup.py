@@ -16,15 +16,17 @@ import pytest
 from typer.testing import CliRunner
 
 import golfref
-from golfref.cli import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RUN_EXIT_CODES, app
+from golfref.cli.app import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RUN_EXIT_CODES, app
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 
 # What a plain `golfref --help` or `golfref score` must not import: each costs start-up time
 # and only some commands need it.
-HEAVY = ("yaml", "jsonschema", "orjson", "rich", "golfref.config", "golfref.referee", "golfref.process",
-         "golfref.replay", "golfref.pretty", "golfref.log", "golfref.progress")
+HEAVY = (
+    "yaml", "jsonschema", "orjson", "rich", "golfref.config.match", "golfref.match.referee", "golfref.bots.process",
+    "golfref.record.validate", "golfref.show.pretty", "golfref.record.log", "golfref.show.progress",
+)  # fmt: skip
 
 
 def python(code: str, *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -43,7 +45,7 @@ def loaded_after(argv: list[str]) -> set[str]:
     code = (
         "import json, sys\n"
         f"sys.argv = ['golfref', *{argv!r}]\n"
-        "from golfref.cli import main\n"
+        "from golfref.cli.app import main\n"
         "try:\n    main()\n"
         "except SystemExit:\n    pass\n"
         "sys.stderr.write(json.dumps(sorted(sys.modules)))\n"
@@ -57,7 +59,7 @@ def loaded_after(argv: list[str]) -> set[str]:
 )
 def test_a_plain_start_imports_no_heavy_module(argv: list[str]) -> None:
     loaded = loaded_after(argv)
-    assert "golfref.cli" in loaded
+    assert "golfref.cli.app" in loaded
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 
 
@@ -103,7 +105,7 @@ def test_completion_options_are_offered() -> None:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_show_completion_prints_a_script_for_the_shell() -> None:
     # typer detects the shell from the parent processes: run it from bash.
-    code = "import sys; sys.argv = ['golfref', '--show-completion']; from golfref.cli import main; main()"
+    code = "import sys; sys.argv = ['golfref', '--show-completion']; from golfref.cli.app import main; main()"
     result = subprocess.run(
         ["bash", "-c", f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}; exit $?"],
         capture_output=True,
@@ -127,7 +129,7 @@ def test_show_completion_prints_a_script_for_the_shell() -> None:
 )
 def test_completion_completes_commands_and_options(words: str, cword: str, expected: set[str]) -> None:
     result = python(
-        "import sys; sys.argv = ['golfref']\nfrom golfref.cli import main\nmain()",
+        "import sys; sys.argv = ['golfref']\nfrom golfref.cli.app import main\nmain()",
         env={"_GOLFREF_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": cword},
     )
     assert result.returncode == 0, result.stderr
@@ -137,7 +139,7 @@ def test_completion_completes_commands_and_options(words: str, cword: str, expec
 def test_golfref_alone_prints_the_help_and_exits_2() -> None:
     # typer reports "no command" as a usage error whose message is the whole help: it is
     # printed as help, not squeezed into one `golfref: error:` line.
-    result = python("import sys; sys.argv = ['golfref']\nfrom golfref.cli import main\nmain()")
+    result = python("import sys; sys.argv = ['golfref']\nfrom golfref.cli.app import main\nmain()")
     assert result.returncode == EXIT_USAGE
     assert result.stdout == ""
     assert result.stderr.startswith("Usage: ") and "golfref: error" not in result.stderr
@@ -145,7 +147,7 @@ def test_golfref_alone_prints_the_help_and_exits_2() -> None:
 
 
 def test_a_usage_error_is_one_line_naming_the_command() -> None:
-    code = "import sys; sys.argv = ['golfref', 'run', 'x.yaml', '--zzzz']\nfrom golfref.cli import main\nmain()"
+    code = "import sys; sys.argv = ['golfref', 'run', 'x.yaml', '--zzzz']\nfrom golfref.cli.app import main\nmain()"
     result = python(code)
     assert result.returncode == EXIT_USAGE
     assert result.stderr.splitlines() == ["golfref: error: No such option: --zzzz (see golfref run --help)"]

@@ -26,19 +26,19 @@ from typing import Any
 import orjson
 import pytest
 
-from golfref.log import TournamentPlace
-from golfref.signing import SignatureStatus, check_signature, keygen, load_public_key
-from golfref.stats import compute_stats
-from golfref.store import Store
-from golfref.tournament import run_tournament
-from golfref.tournament_config import TournamentConfig, parse_tournament
+from golfref.config.tournament import TournamentConfig, parse_tournament
+from golfref.record.log import TournamentPlace
+from golfref.record.signing import SignatureStatus, check_signature, keygen, load_public_key
+from golfref.stats.stats import compute_stats
+from golfref.tournament.runner import run_tournament
+from golfref.tournament.store import Store
 
 from .conftest import BOTS, ROOT
 
 distributed = pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install -e .[cluster]")
 
-from golfref import cluster as cluster_module  # noqa: E402  (after the skip: it imports distributed)
-from golfref.cluster import ClusterError, DaskExecutor  # noqa: E402
+from golfref.tournament import cluster as cluster_module  # noqa: E402  (after the skip: it imports distributed)
+from golfref.tournament.cluster import ClusterError, DaskExecutor  # noqa: E402
 
 GOLFREF = [sys.executable, "-m", "golfref"]
 # The command-line tests pass --no-sandbox: the sandbox's start-up probe would leave its bubblewrap
@@ -321,7 +321,7 @@ def test_a_worker_runs_an_uploaded_bot_with_its_paths_in_its_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The command, the working directory and the player's sandbox paths under the uploaded folder move; others stay."""
-    from golfref.config import PlayerSpec
+    from golfref.config.match import PlayerSpec
 
     root, copy = tmp_path / "bots", tmp_path / "copy"
     player = PlayerSpec(name="up", command=("python3", f"{root}/up/bot.py"), cwd=f"{root}/up",
@@ -377,7 +377,7 @@ def test_a_bad_cluster_address_is_a_one_line_error(tmp_path: Path) -> None:
 
 def test_without_the_cluster_extra_cluster_is_a_one_line_error(tmp_path: Path) -> None:
     code = (
-        "import sys; sys.modules['distributed'] = None; from golfref.cli import app; "
+        "import sys; sys.modules['distributed'] = None; from golfref.cli.app import app; "
         "app(['tournament', '--builtin', 'a=greedy', '--builtin', 'b=random', '--no-sandbox', "
         f"'--results', {str(tmp_path)!r}, '--cluster', 'local:1'])"
     )
@@ -583,8 +583,8 @@ def test_workers_that_join_or_restart_mid_run_take_matches_with_the_results_insi
 def test_a_bot_that_rewrites_its_opponent_on_a_worker_stops_the_cluster_tournament(
     tmp_path: Path, scheduler: str
 ) -> None:
-    from golfref.tournament import BotChanged
-    from golfref.tournament_config import load_tournament
+    from golfref.config.tournament import load_tournament
+    from golfref.tournament.runner import BotChanged
 
     from .test_tournament_integrity import ECHO, MATCHES, _tournament
 
@@ -601,8 +601,8 @@ def test_a_bot_that_rewrites_its_opponent_on_a_worker_stops_the_cluster_tourname
 
 
 def test_allowed_changes_on_a_cluster_play_on_and_are_recorded(tmp_path: Path, scheduler: str) -> None:
-    from golfref.tournament import load_stored
-    from golfref.tournament_config import load_tournament
+    from golfref.config.tournament import load_tournament
+    from golfref.tournament.runner import load_stored
 
     from .test_tournament_integrity import MATCHES, _tournament
 
@@ -616,7 +616,7 @@ def test_allowed_changes_on_a_cluster_play_on_and_are_recorded(tmp_path: Path, s
 def test_a_worker_that_joins_after_a_bots_files_changed_stops_the_tournament_as_a_change(tmp_path: Path) -> None:
     # The joining worker finds the bot (by the same path) unlike the client's fingerprint at the
     # start: the files changed, which is the change's stop (exit 4), not a bad copy on a worker.
-    from golfref.tournament import BotChanged
+    from golfref.tournament.runner import BotChanged
 
     from .test_tournament_integrity import ECHO
 

@@ -83,14 +83,14 @@ def test_a_missing_unavailable_or_stale_compiled_build_says_why(tmp_path: Path, 
     shutil.copytree(ROOT / "golfref", tmp_path / "golfref", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "schemas", tmp_path / "golfref" / "schemas", ignore=shutil.ignore_patterns("__pycache__"))
     assert compiled.unavailable() is None
-    with open(tmp_path / "golfref" / "engine.py", "a", encoding="utf-8") as f:
+    with open(tmp_path / "golfref" / "game" / "engine.py", "a", encoding="utf-8") as f:
         f.write("# edited\n")
     stale = "the compiled build is stale: {} changed since it was built (make compiled)"
-    assert compiled.unavailable() == stale.format("golfref/engine.py")
-    shutil.copy(ROOT / "golfref" / "engine.py", tmp_path / "golfref" / "engine.py")
-    (tmp_path / "golfref" / "view.py").unlink()
-    assert compiled.unavailable() == stale.format("golfref/view.py")
-    (tmp_path / "golfref" / "view.py").write_bytes((ROOT / "golfref" / "view.py").read_bytes())
+    assert compiled.unavailable() == stale.format("golfref/game/engine.py")
+    shutil.copy(ROOT / "golfref" / "game" / "engine.py", tmp_path / "golfref" / "game" / "engine.py")
+    (tmp_path / "golfref" / "game" / "view.py").unlink()
+    assert compiled.unavailable() == stale.format("golfref/game/view.py")
+    (tmp_path / "golfref" / "game" / "view.py").write_bytes((ROOT / "golfref" / "game" / "view.py").read_bytes())
     (tmp_path / "golfref" / "gone.py").touch()  # a module since deleted from the sources
     assert compiled.unavailable() == stale.format("golfref/gone.py")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from golfref.config import (
+from golfref.config.match import (
     ConfigError,
     FaultMode,
     FaultPolicy,
@@ -27,7 +27,7 @@ from golfref.config import (
     load_config,
     parse_config,
 )
-from golfref.rules import resolve_rules
+from golfref.game.rules import resolve_rules
 
 SOURCE = "match.yaml"
 TWO = "players:\n  - {name: a, builtin: random}\n  - {name: b, builtin: greedy}\n"  # lines 1-3

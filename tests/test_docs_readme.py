@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli import app
-from golfref.log import compute_digest, read_log
-from golfref.replay import Status, validate
+from golfref.cli.app import app
+from golfref.record.log import compute_digest, read_log
+from golfref.record.validate import Status, validate
 from tests.test_docs_rules import _console_examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,8 +58,8 @@ def test_the_digest_promise_is_what_validation_does() -> None:
 
 
 def test_the_exit_status_table_is_what_each_command_exits_with() -> None:
-    """README's one table of every command's exit statuses says what golfref.cli's own tables say."""
-    from golfref.cli import COMMAND_EXIT_CODES, EVERY_COMMAND_EXIT_CODES
+    """README's one table of every command's exit statuses says what golfref.cli.app's own tables say."""
+    from golfref.cli.app import COMMAND_EXIT_CODES, EVERY_COMMAND_EXIT_CODES
 
     section = README.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| (`golfref [a-z-]+`|every command) \| (\d+) \| (.*) \|$", section, flags=re.M)

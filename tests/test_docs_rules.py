@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli import app
-from golfref.rules import OPTION_NAMES, PRESETS, RulesError, resolve_rules
+from golfref.cli.app import app
+from golfref.game.rules import OPTION_NAMES, PRESETS, RulesError, resolve_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "RULES.md"

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from golfref.config import parse_config
-from golfref.referee import SeatStatus, run_match
+from golfref.config.match import parse_config
+from golfref.match.referee import SeatStatus, run_match
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "WRITING_A_BOT.md").read_text(encoding="utf-8")

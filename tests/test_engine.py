@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from golfref.cards import Rank
-from golfref.engine import (
+from golfref.game.cards import Rank
+from golfref.game.engine import (
     Action,
     ActionKind,
     Decision,
@@ -40,9 +40,9 @@ from golfref.engine import (
     ThrowEvent,
     placings,
 )
-from golfref.rules import resolve_rules
-from golfref.scoring import score_grid
-from golfref.view import events_for, view
+from golfref.game.rules import resolve_rules
+from golfref.game.scoring import score_grid
+from golfref.game.view import events_for, view
 
 # -- helpers -------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The local executor's worker processes (golfref/executor.py): forked with the stop signals blocked
+"""The local executor's worker processes (golfref/tournament/executor.py): forked with the stop signals blocked
 until their own handlers are in place, so that a stop never raises in a copy of the parent's stack."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from golfref import executor
-from golfref.referee import STOP_SIGNALS
-from golfref.schedule import schedule
-from golfref.tournament import match_config
-from golfref.tournament_config import parse_tournament
+from golfref.config.tournament import parse_tournament
+from golfref.match.referee import STOP_SIGNALS
+from golfref.tournament import executor
+from golfref.tournament.runner import match_config
+from golfref.tournament.schedule import schedule
 
 _at_start: set[int] = set()  # in a worker: the signals blocked when its initializer began
 

@@ -1,4 +1,4 @@
-"""Bot fingerprints (golfref/fingerprint.py): which build of a bot played."""
+"""Bot fingerprints (golfref/bots/fingerprint.py): which build of a bot played."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from golfref import fingerprint as fingerprint_module
-from golfref.config import parse_config
-from golfref.fingerprint import fingerprint
-from golfref.referee import run_match
-from golfref.replay import Status, validate
+from golfref.bots import fingerprint as fingerprint_module
+from golfref.bots.fingerprint import fingerprint
+from golfref.config.match import parse_config
+from golfref.match.referee import run_match
+from golfref.record.validate import Status, validate
 
 BOTS = Path(__file__).resolve().parent / "bots"
 
@@ -176,7 +176,7 @@ def test_old_logs_without_fingerprints_still_validate() -> None:
     for player in doc["players"]:
         player.pop("fingerprint", None)
     doc.pop("signature", None)
-    from golfref.log import compute_digest
+    from golfref.record.log import compute_digest
 
     doc["digest"] = compute_digest(doc)
     assert validate(doc).status is Status.VALID
@@ -185,7 +185,7 @@ def test_old_logs_without_fingerprints_still_validate() -> None:
 def test_a_malformed_fingerprint_is_invalid_and_located() -> None:
     doc = json.loads((Path(__file__).parent / "logs" / "faults_3p.json").read_text())
     doc["players"][1]["fingerprint"]["sha256"] = "XYZ"
-    from golfref.log import compute_digest
+    from golfref.record.log import compute_digest
 
     doc["digest"] = compute_digest(doc)
     report = validate(doc)

@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 
-from golfref.engine import Game, HoleResult
-from golfref.rules import resolve_rules
-from golfref.view import events_for, view
+from golfref.game.engine import Game, HoleResult
+from golfref.game.rules import resolve_rules
+from golfref.game.view import events_for, view
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -364,7 +364,7 @@ def test_a_key_that_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: s
     [("x" * 5_000_000, "players[0].name: 5,000,000 characters, at most 40"), ("a\x1bb", "players[0].name: 'a\\x1bb'")],
 )
 def test_a_log_with_a_hostile_player_name_is_invalid(tmp_path: Path, name: str, fragment: str) -> None:
-    from golfref.log import read_log, write_log
+    from golfref.record.log import read_log, write_log
 
     doc = read_log(a_log(tmp_path))
     doc["players"][0]["name"] = name
@@ -401,8 +401,8 @@ def raw_bidi(text: str) -> list[str]:
 
 
 def test_terminal_and_html_escape_bidi_controls_by_one_function() -> None:
-    from golfref.html_replay import json_for_script
-    from golfref.terminal import BIDI_CONTROLS, sanitize, show_bidi
+    from golfref.show.html_replay import json_for_script
+    from golfref.show.terminal import BIDI_CONTROLS, sanitize, show_bidi
 
     assert set(BIDI) == BIDI_CONTROLS
     for ch in BIDI:
@@ -413,7 +413,7 @@ def test_terminal_and_html_escape_bidi_controls_by_one_function() -> None:
 
 
 def test_the_config_name_pattern_refuses_every_bidi_control() -> None:
-    from golfref.config import load_schema
+    from golfref.config.match import load_schema
 
     pattern = load_schema("match-config.schema.json")["properties"]["players"]["items"]["properties"]["name"]["pattern"]
     tournament = load_schema("tournament.schema.json")["properties"]["players"]["items"]["properties"]["name"]

@@ -1,4 +1,4 @@
-"""The HTML replay viewer (golfref/html_replay.py, golfref/viewer/), in headless Chromium.
+"""The HTML replay viewer (golfref/show/html_replay.py, golfref/show/viewer/), in headless Chromium.
 
 Every sample log's page is opened and stepped through to its end; at each step the table
 read from the page's DOM (its data- attributes) must be the engine's table at that step,
@@ -28,11 +28,11 @@ from typing import Any
 
 import pytest
 
-from golfref.engine import Game, Move, Shuffle
-from golfref.html_replay import card_label, json_for_script, replay_html
-from golfref.log import history_from_log, read_log, write_log
-from golfref.replay import Status, validate
-from golfref.rules import rules_from_dict
+from golfref.game.engine import Game, Move, Shuffle
+from golfref.game.rules import rules_from_dict
+from golfref.record.log import history_from_log, read_log, write_log
+from golfref.record.validate import Status, validate
+from golfref.show.html_replay import card_label, json_for_script, replay_html
 from tests.conftest import ROOT, TESTS
 from tests.test_pretty import log_for
 
@@ -149,7 +149,7 @@ def _all_doc_logs() -> list[tuple[str, dict[str, Any]]]:
 
 def golfref(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "golfref.cli", *args],
+        [sys.executable, "-m", "golfref.cli.app", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

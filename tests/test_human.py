@@ -21,13 +21,13 @@ from typing import Any
 import pytest
 import yaml
 
-from golfref.config import parse_config
-from golfref.engine import Game, Move, Shuffle
-from golfref.human import HumanSeat
-from golfref.log import history_from_log
-from golfref.referee import MatchInterrupted, SeatStatus, run_match
-from golfref.rules import rules_from_dict
-from golfref.view import events_for, view
+from golfref.config.match import parse_config
+from golfref.game.engine import Game, Move, Shuffle
+from golfref.game.rules import rules_from_dict
+from golfref.game.view import events_for, view
+from golfref.match.referee import MatchInterrupted, SeatStatus, run_match
+from golfref.record.log import history_from_log
+from golfref.show.human_seat import HumanSeat
 
 pytestmark = pytest.mark.process
 

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli import app
-from golfref.config import MatchConfig, parse_config
-from golfref.log import JOURNAL_FORMAT, LogError, TamperedLog, parse_log, read_log
-from golfref.referee import run_match
-from golfref.replay import Status, validate, validate_file
+from golfref.cli.app import app
+from golfref.config.match import MatchConfig, parse_config
+from golfref.match.referee import run_match
+from golfref.record.log import JOURNAL_FORMAT, LogError, TamperedLog, parse_log, read_log
+from golfref.record.validate import Status, validate, validate_file
 
 HOLES = 5
 SEED = 21
@@ -81,9 +81,9 @@ def test_the_journal_only_grows_one_line_per_hole(tmp_path: Path, reference: dic
 KILLER = textwrap.dedent(
     """\
     import os, signal, sys
-    from golfref.config import parse_config
-    from golfref.log import Journal
-    from golfref.referee import run_match
+    from golfref.config.match import parse_config
+    from golfref.record.log import Journal
+    from golfref.match.referee import run_match
 
     config_text, log_path, seed, mode, point = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
     count = [0]

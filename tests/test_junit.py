@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import xmlschema
 
-from golfref.junit import Case, MatchExtras, write_junit
-from golfref.results import MatchRecord
-from golfref.sprt import Gate, GateVerdict, evaluate_gate
-from golfref.stats import compute_stats
+from golfref.show.junit import Case, MatchExtras, write_junit
+from golfref.stats.records import MatchRecord
+from golfref.stats.sprt import Gate, GateVerdict, evaluate_gate
+from golfref.stats.stats import compute_stats
 
 from .conftest import TESTS
 

@@ -19,9 +19,9 @@ import jsonschema
 import pytest
 import yaml
 
-from golfref.botcheck import BotCommand, Outcome, check_bot
-from golfref.config import TimeControl, parse_config
-from golfref.referee import SeatStatus, run_match
+from golfref.config.match import TimeControl, parse_config
+from golfref.match.referee import SeatStatus, run_match
+from golfref.tools.botcheck import BotCommand, Outcome, check_bot
 
 pytestmark = pytest.mark.process
 

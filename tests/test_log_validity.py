@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golfref.log import read_log
-from golfref.referee import run_match
-from golfref.replay import Status, validate
+from golfref.match.referee import run_match
+from golfref.record.log import read_log
+from golfref.record.validate import Status, validate
 from tests.conftest import BOTS
 from tests.test_referee import bot, builtin, leftovers, make_config
 

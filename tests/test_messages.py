@@ -2,7 +2,7 @@
 problems found before any bot starts, one exit status per kind of failure, help texts about
 their own command, and one counting base for every index shown.
 
-Commands run in process through typer's runner (`golfref.cli.app`), as the other CLI tests do.
+Commands run in process through typer's runner (`golfref.cli.app.app`), as the other CLI tests do.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli import EXIT_OK, EXIT_USAGE, app
-from golfref.config import ConfigError, missing_script, parse_config
-from golfref.tournament_config import parse_tournament
+from golfref.cli.app import EXIT_OK, EXIT_USAGE, app
+from golfref.config.match import ConfigError, missing_script, parse_config
+from golfref.config.tournament import parse_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "logs"

@@ -85,10 +85,9 @@ def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_pack
         whl.extractall(site)
         assert [n for n in whl.namelist() if n.endswith(".so")] == []
         assert "golfref/schemas/log.schema.json" in whl.namelist()
-        # The HTML viewer's page, style and scripts (golfref/viewer/) ship as package data.
-        assert {"golfref/viewer/replay.html", "golfref/viewer/viewer.css", "golfref/viewer/replay.js"} <= set(
-            whl.namelist()
-        )
+        # The HTML viewer's page, style and scripts (golfref/show/viewer/) ship as package data.
+        viewer = {"golfref/show/viewer/replay.html", "golfref/show/viewer/viewer.css", "golfref/show/viewer/replay.js"}
+        assert viewer <= set(whl.namelist())
         assert any(n.endswith(".dist-info/licenses/LICENSE") for n in whl.namelist())
     # Another distribution's top-level `schemas` package, right next to golfref/.
     (site / "schemas").mkdir()
@@ -126,7 +125,7 @@ def test_a_wheel_asked_to_compile_where_there_is_no_c_compiler_is_the_pure_packa
     assert wheel.name.endswith("-py3-none-any.whl")
     with zipfile.ZipFile(wheel) as whl:
         names = whl.namelist()
-    assert "golfref/engine.py" in names and [n for n in names if n.endswith(".so")] == []
+    assert "golfref/game/engine.py" in names and [n for n in names if n.endswith(".so")] == []
 
 
 def test_setup_names_what_a_compiled_build_lacks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

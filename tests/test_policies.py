@@ -1,4 +1,4 @@
-"""The built-in policies (golfref/policies.py), played directly against the engine.
+"""The built-in policies (golfref/game/policies.py), played directly against the engine.
 
 Both always pick a legal action and play the same match again for the same seeds. The
 greedy policy also keeps its documented preferences: it takes a discard that improves its
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from golfref.cards import Rank
-from golfref.engine import Action, ActionKind, Decision, Game
-from golfref.policies import POLICIES, GreedyPolicy, Policy, RandomPolicy, make_policy
-from golfref.rules import PRESETS, Rules, resolve_rules
-from golfref.view import SeatView, view
+from golfref.game.cards import Rank
+from golfref.game.engine import Action, ActionKind, Decision, Game
+from golfref.game.policies import POLICIES, GreedyPolicy, Policy, RandomPolicy, make_policy
+from golfref.game.rules import PRESETS, Rules, resolve_rules
+from golfref.game.view import SeatView, view
 
 # Small grids and few holes, so a match is quick and the powers come up often.
 RULE_SETS = {

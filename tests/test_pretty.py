@@ -1,4 +1,4 @@
-"""The log pretty-printer (golfref/pretty.py): golden output, the seat view gate, ASCII, colour, escapes.
+"""The log pretty-printer (golfref/show/pretty.py): golden output, the seat view gate, ASCII, colour, escapes.
 
 The logs are made here, deterministically: `random.Random(seed)` supplies every shuffle and
 picks among the legal actions (the test's own chooser, so a change to the built-in policies
@@ -27,14 +27,14 @@ import jsonschema
 import pytest
 from rich.cells import cell_len
 
-from golfref import pretty
-from golfref.config import parse_config
-from golfref.engine import Action, ActionKind, Game, HoleEnd, HoleResult, Shuffle
-from golfref.log import LogBuilder, compute_digest, history_from_log
-from golfref.referee import run_match
-from golfref.rules import resolve_rules, rules_from_dict
-from golfref.scoring import score_grid
-from golfref.view import known_to
+from golfref.config.match import parse_config
+from golfref.game.engine import Action, ActionKind, Game, HoleEnd, HoleResult, Shuffle
+from golfref.game.rules import resolve_rules, rules_from_dict
+from golfref.game.scoring import score_grid
+from golfref.game.view import known_to
+from golfref.match.referee import run_match
+from golfref.record.log import LogBuilder, compute_digest, history_from_log
+from golfref.show import pretty
 from tests.conftest import ROOT, TESTS
 
 GOLDEN = TESTS / "golden_pretty"

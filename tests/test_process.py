@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from golfref.process import (
+from golfref.bots.process import (
     LINE_LIMIT,
     STDERR_LIMIT,
     UNASKED_LIMIT,
@@ -632,7 +632,7 @@ def test_a_forked_child_becomes_a_subreaper_of_its_own() -> None:
     that had started bots must ask for it again, or its bots' orphans go to init and linger."""
     import ctypes
 
-    from golfref import process
+    from golfref.bots import process
 
     process._become_subreaper()
     pid = os.fork()

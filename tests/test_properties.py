@@ -28,8 +28,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from golfref.cards import Rank
-from golfref.engine import (
+from golfref.game.cards import Rank
+from golfref.game.engine import (
     Action,
     ActionKind,
     Game,
@@ -38,7 +38,7 @@ from golfref.engine import (
     Move,
     Shuffle,
 )
-from golfref.rules import (
+from golfref.game.rules import (
     PRESETS,
     FlipAfterThrow,
     KnockPenalty,
@@ -47,8 +47,8 @@ from golfref.rules import (
     Rules,
     resolve_rules,
 )
-from golfref.scoring import forfeit_score, score_grid
-from golfref.view import events_for, view
+from golfref.game.scoring import forfeit_score, score_grid
+from golfref.game.view import events_for, view
 
 MAX_STEPS = 200_000
 POWER = Action.parse("power")

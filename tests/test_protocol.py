@@ -20,10 +20,11 @@ import jsonschema
 import pytest
 from hypothesis import given
 
-from golfref import process, protocol
-from golfref.engine import Game
-from golfref.rules import PRESETS, KnockPenalty, Rules, resolve_rules
-from golfref.view import events_for, view
+from golfref.bots import process
+from golfref.game.engine import Game
+from golfref.game.rules import PRESETS, KnockPenalty, Rules, resolve_rules
+from golfref.game.view import events_for, view
+from golfref.match import protocol
 from tests.test_properties import rule_sets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -340,15 +341,17 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
     protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox,
     its system-call filter and its control groups are process plumbing too."""
     code = (
-        "import json, sys, golfref.process\n"
+        "import json, sys, golfref.bots.process\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'golfref')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
     )
-    assert json.loads(done.stdout) == ["golfref", "golfref.cgroups", "golfref.process", "golfref.sandbox",
-                                       "golfref.seccomp"]  # fmt: skip
+    assert json.loads(done.stdout) == [
+        "golfref", "golfref.bots", "golfref.bots.cgroups", "golfref.bots.process", "golfref.bots.sandbox",
+        "golfref.bots.seccomp",
+    ]  # fmt: skip
 
 
 _TRICKY_LINES = [

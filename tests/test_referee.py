@@ -32,12 +32,12 @@ import jsonschema
 import pytest
 import yaml
 
-from golfref.config import ConfigError, MatchConfig, parse_config
-from golfref.engine import Action, Game
-from golfref.log import history_from_log, parse_log, read_log
-from golfref.referee import FaultKind, MatchResult, SeatStatus, run_match
-from golfref.rules import rules_from_dict
-from golfref.view import events_for, view
+from golfref.config.match import ConfigError, MatchConfig, parse_config
+from golfref.game.engine import Action, Game
+from golfref.game.rules import rules_from_dict
+from golfref.game.view import events_for, view
+from golfref.match.referee import FaultKind, MatchResult, SeatStatus, run_match
+from golfref.record.log import history_from_log, parse_log, read_log
 
 pytestmark = [
     pytest.mark.process,
@@ -909,7 +909,7 @@ def test_the_match_time_caps_a_bot_over_the_whole_match(tmp_path: Path) -> None:
     assert result.statuses[0] is SeatStatus.DISQUALIFIED
     assert result.log["time_control"]["match_ms"] == 300
     assert leftovers(token) == {}
-    from golfref.replay import Status, validate
+    from golfref.record.validate import Status, validate
 
     assert validate(result.log).status is Status.VALID
 
@@ -953,8 +953,8 @@ def _stop_at(decisions: int, exc: BaseException) -> Callable[[Game], None]:
 
 
 def test_on_turn_raising_keyboardinterrupt_stops_the_match_as_ctrl_c_does(tmp_path: Path) -> None:
-    from golfref.referee import MatchInterrupted
-    from golfref.replay import Status, validate_file
+    from golfref.match.referee import MatchInterrupted
+    from golfref.record.validate import Status, validate_file
 
     config = make_config(tmp_path, [builtin("a"), builtin("b", "random")], rules={"holes": 2})
     with pytest.raises(MatchInterrupted) as stopped:
@@ -987,8 +987,8 @@ def test_on_turn_raising_another_exception_saves_an_error_log_and_propagates(tmp
     ],
 )
 def test_disqualifies_is_the_fault_policy(policy: str, kind: FaultKind, faults: int, out: bool) -> None:
-    from golfref.config import FaultMode, FaultPolicy
-    from golfref.referee import disqualifies
+    from golfref.config.match import FaultMode, FaultPolicy
+    from golfref.match.referee import disqualifies
 
     assert disqualifies(FaultPolicy(FaultMode(policy), "greedy", 3), kind, faults) is out
 
@@ -1011,7 +1011,7 @@ def test_a_stop_whose_exception_was_lost_in_a_fork_hook_still_stops_the_match(tm
     """A tournament worker hung on a held bot: its SIGINT came while a bot was being forked."""
     import signal
 
-    from golfref.referee import MatchInterrupted
+    from golfref.match.referee import MatchInterrupted
 
     text = (
         "match: lost\nrules: {preset: standard, layout: 2x2, holes: 1}\nseed: 3\n"
@@ -1039,8 +1039,8 @@ def test_a_stop_before_any_bot_starts_is_an_interruption_without_a_log(
 ) -> None:
     import signal
 
-    import golfref.referee as referee_module
-    from golfref.referee import MatchInterrupted
+    import golfref.match.referee as referee_module
+    from golfref.match.referee import MatchInterrupted
 
     def signalled(*args: object, **kwargs: object) -> None:
         os.kill(os.getpid(), signal.SIGTERM)  # as a user's signal during the set-up

@@ -19,14 +19,14 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from golfref.botreplay import ReplayError, load_script, replay_bot
-from golfref.cli import EXIT_FAULTED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
-from golfref.config import parse_config
-from golfref.log import read_log
-from golfref.outputs import transcript_path
-from golfref.referee import run_match
-from golfref.rules import rules_from_dict
-from golfref.seat_messages import log_messages
+from golfref.cli.app import EXIT_FAULTED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
+from golfref.config.match import parse_config
+from golfref.game.rules import rules_from_dict
+from golfref.match.outputs import transcript_path
+from golfref.match.referee import run_match
+from golfref.match.seat_messages import log_messages
+from golfref.record.log import read_log
+from golfref.tools.botreplay import ReplayError, load_script, replay_bot
 
 from .conftest import BOTS, ROOT, TESTS, default_signals
 

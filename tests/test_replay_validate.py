@@ -1,4 +1,4 @@
-"""Log validation (golfref/replay.py) and `golfref replay`: sample logs, a tamper suite, the CLI.
+"""Log validation (golfref/record/validate.py) and `golfref replay`: sample logs, a tamper suite, the CLI.
 
 Every kind of damage is tested twice: edited and left as it is (the digest no longer
 matches: TAMPERED), and edited then sealed again with `compute_digest`, as a buggy or
@@ -22,11 +22,11 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from golfref import replay as replay_module
-from golfref.cli import app, main, output_width, use_color
-from golfref.log import compute_digest
-from golfref.replay import TAMPERED_MESSAGE, Report, Status, validate, validate_file
-from golfref.rules import resolve_rules
+from golfref.cli.app import app, main, output_width, use_color
+from golfref.game.rules import resolve_rules
+from golfref.record import validate as replay_module
+from golfref.record.log import compute_digest
+from golfref.record.validate import TAMPERED_MESSAGE, Report, Status, validate, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "logs"
@@ -88,13 +88,13 @@ def test_the_log_schema_is_a_valid_schema() -> None:
 
 def test_the_schemas_fixed_values_are_the_codes() -> None:
     """Every enum and constant of the log schema that mirrors the code is the code's, value for value."""
-    from golfref.cards import deck_set
-    from golfref.config import BUILTIN_PLAYERS, FaultMode
-    from golfref.engine import Decision, HoleEnd
-    from golfref.log import LOG_FORMAT, SCHEMA_VERSION
-    from golfref.policies import POLICIES
-    from golfref.referee import FaultKind, SeatStatus
-    from golfref.rules import PRESETS, Cancel, FlipAfterThrow, KnockPenalty, Lines, PairScope, Reveal, RevealChoice
+    from golfref.config.match import BUILTIN_PLAYERS, FaultMode
+    from golfref.game.cards import deck_set
+    from golfref.game.engine import Decision, HoleEnd
+    from golfref.game.policies import POLICIES
+    from golfref.game.rules import PRESETS, Cancel, FlipAfterThrow, KnockPenalty, Lines, PairScope, Reveal, RevealChoice
+    from golfref.match.referee import FaultKind, SeatStatus
+    from golfref.record.log import LOG_FORMAT, SCHEMA_VERSION
 
     top, defs = SCHEMA["properties"], SCHEMA["$defs"]
     rules = top["rules"]["properties"]
@@ -278,7 +278,7 @@ def test_a_duplicate_key_anywhere_is_named_with_where_it_is(
 
 def test_a_log_as_golfref_wrote_it_is_not_scanned_for_duplicates(monkeypatch: pytest.MonkeyPatch) -> None:
     # golfref's own bytes cannot hold a repeated key: the slow scan is only for other files.
-    from golfref import log as log_module
+    from golfref.record import log as log_module
 
     def scan(raw: bytes, where: str) -> None:
         raise AssertionError("scanned")
@@ -951,9 +951,9 @@ def test_actions_are_written_as_golfref_writes_them() -> None:
 
 def test_a_log_built_by_hand_with_log_builder(tmp_path: Path) -> None:
     # Built with the referee's own pieces, without the referee: a log with no hole yet.
-    from golfref.engine import Game
-    from golfref.log import LogBuilder, write_log
-    from golfref.rules import resolve_rules
+    from golfref.game.engine import Game
+    from golfref.game.rules import resolve_rules
+    from golfref.record.log import LogBuilder, write_log
 
     rules = resolve_rules("standard", {"holes": 2}, 2)
     builder = LogBuilder(
@@ -993,7 +993,7 @@ def test_a_log_built_by_hand_with_log_builder(tmp_path: Path) -> None:
 
 # -- the compiled schema check agrees with jsonschema ----------------------------------------------
 #
-# The fast check is compiled from schemas/log.schema.json (golfref/schema_check.py), so there
+# The fast check is compiled from schemas/log.schema.json (golfref/record/schema_check.py), so there
 # is no second copy of the log's shape to keep in step; tests/test_schema_check.py pins each
 # keyword against jsonschema. This test runs the compiled check on damaged logs.
 
@@ -1206,13 +1206,13 @@ def test_several_logs_without_check() -> None:
 
 def _render_available() -> bool:
     try:
-        from golfref.pretty import render_match  # noqa: F401
+        from golfref.show.pretty import render_match  # noqa: F401
     except ImportError:
         return False
     return True
 
 
-needs_pretty = pytest.mark.skipif(not _render_available(), reason="golfref.pretty is not there yet")
+needs_pretty = pytest.mark.skipif(not _render_available(), reason="golfref.show.pretty is not there yet")
 
 
 @needs_pretty
@@ -1226,7 +1226,7 @@ def test_show_prints_the_match_without_colour_off_a_terminal() -> None:
 
 @needs_pretty
 def test_show_passes_the_options_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    import golfref.pretty
+    import golfref.show.pretty
 
     calls: list[dict[str, Any]] = []
 
@@ -1235,7 +1235,7 @@ def test_show_passes_the_options_on(monkeypatch: pytest.MonkeyPatch) -> None:
         return ["line 1", "line 2"]
 
     monkeypatch.delenv("COLUMNS", raising=False)  # not a terminal, no COLUMNS: the default width
-    monkeypatch.setattr(golfref.pretty, "render_match", fake)
+    monkeypatch.setattr(golfref.show.pretty, "render_match", fake)
     result = invoke(str(LOGS / "standard_2p.json"), "--hole", "2", "--seat", "1", "--summary", "--ascii", "--no-color")
     assert result.exit_code == 0 and result.stdout == "line 1\nline 2\n"
     assert calls == [
@@ -1356,9 +1356,9 @@ def test_doc_names_every_field_of_the_schema() -> None:
 
 
 def test_doc_deal_convention_matches_the_engine() -> None:
-    from golfref.engine import Game
-    from golfref.log import history_from_log
-    from golfref.rules import rules_from_dict
+    from golfref.game.engine import Game
+    from golfref.game.rules import rules_from_dict
+    from golfref.record.log import history_from_log
 
     doc = load("example_1hole_2p_2x2")
     game = Game(rules_from_dict(doc["rules"]))
@@ -1383,8 +1383,8 @@ def test_a_bot_disqualified_before_play_leaves_a_valid_log(tmp_path: Path, mode:
     import shlex
     import sys
 
-    from golfref.config import parse_config
-    from golfref.referee import run_match
+    from golfref.config.match import parse_config
+    from golfref.match.referee import run_match
 
     sleeper = f"{shlex.quote(sys.executable)} -c 'import time; time.sleep(60)'"
     command = "/bin/cat" if mode == "garbage-ready" else sleeper

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from golfref.rules import (
+from golfref.game.rules import (
     OPTION_NAMES,
     PRESETS,
     Cancel,

@@ -24,10 +24,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from golfref import protocol
-from golfref.engine import Action, Game
-from golfref.rules import Rules, resolve_rules
-from golfref.view import events_for, view
+from golfref.game.engine import Action, Game
+from golfref.game.rules import Rules, resolve_rules
+from golfref.game.view import events_for, view
+from golfref.match import protocol
 
 pytestmark = pytest.mark.process
 

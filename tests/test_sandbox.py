@@ -1,4 +1,4 @@
-"""The bot sandbox (golfref/sandbox.py, docs/SANDBOX.md): its own user, bubblewrap, resource limits.
+"""The bot sandbox (golfref/bots/sandbox.py, docs/SANDBOX.md): its own user, bubblewrap, resource limits.
 
 The attacks of hostile bots, run with the sandbox on and off, are in test_sandbox_attacks.py;
 here: each limit and its fault, what the log records, the config and the command line, and
@@ -23,11 +23,11 @@ from typing import Any
 import pytest
 import yaml
 
-from golfref import sandbox
-from golfref.config import ConfigError, load_config, parse_config
-from golfref.referee import FaultKind, SeatStatus, run_match
-from golfref.replay import Status, validate_file
-from golfref.tournament_config import parse_tournament
+from golfref.bots import sandbox
+from golfref.config.match import ConfigError, load_config, parse_config
+from golfref.config.tournament import parse_tournament
+from golfref.match.referee import FaultKind, SeatStatus, run_match
+from golfref.record.validate import Status, validate_file
 
 from .conftest import BOTS, ROOT, private_to_root
 
@@ -281,7 +281,7 @@ def _program(path: Path, text: str = "#!/bin/sh\n") -> Path:
 
 def _boxes(config: str, folder: Path, hide: tuple[Path, ...] = ()) -> list[Any]:
     """The sandboxes a match of `config` (written in `folder`) would get, as run and check-config build them."""
-    from golfref.referee import build_sandboxes
+    from golfref.match.referee import build_sandboxes
 
     path = folder / "match.yaml"
     path.write_text(config, encoding="utf-8")
@@ -579,7 +579,7 @@ def test_check_config_and_a_tournament_say_what_the_bots_own_user_cannot_reach_b
 ) -> None:
     from typer.testing import CliRunner
 
-    from golfref.cli import app
+    from golfref.cli.app import app
 
     monkeypatch.setattr(sandbox, "bubblewrap_problem", lambda: "bubblewrap is not installed (test)")
     folder = _open(shared)
@@ -687,7 +687,7 @@ def test_run_takes_sandbox_and_no_sandbox(shared: Path) -> None:
 def test_a_missing_bubblewrap_is_said_in_one_line(shared: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
-    from golfref.cli import app
+    from golfref.cli.app import app
 
     monkeypatch.setattr(sandbox, "bubblewrap_problem", lambda: "bubblewrap is not installed (test)")
     config = shared / "match.yaml"
@@ -846,7 +846,7 @@ def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing
 def test_the_bubblewrap_trial_leaves_no_child_behind() -> None:
     """bubblewrap's PID-namespace init can outlive the trial's bwrap and come to a referee, a child
     subreaper, as a zombie nobody reaps (it failed later tests' checks for leftovers)."""
-    from golfref import process
+    from golfref.bots import process
 
     def children() -> set[int]:
         me, found = str(os.getpid()), set()

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from golfref import cgroups
-from golfref import sandbox as sandbox_module
-from golfref.referee import FaultKind
+from golfref.bots import cgroups
+from golfref.bots import sandbox as sandbox_module
+from golfref.match.referee import FaultKind
 
 from .test_sandbox import HOUSE, SYSTEM_PYTHON, _config, _play, _reachable_python, needs_bubblewrap, shared  # noqa: F401
 from .test_sandbox_attacks import HOSTILE, hostile

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from golfref import sandbox as sandbox_module
-from golfref import seccomp
-from golfref.config import parse_config
-from golfref.referee import run_match
+from golfref.bots import sandbox as sandbox_module
+from golfref.bots import seccomp
+from golfref.config.match import parse_config
+from golfref.match.referee import run_match
 
 from .test_sandbox import _config, _reachable_python, needs_root, shared  # noqa: F401 - a fixture
 from .test_sandbox_attacks import HOSTILE, Match, bot, hostile, play  # noqa: F401 - a fixture

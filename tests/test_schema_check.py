@@ -1,4 +1,4 @@
-"""golfref.schema_check: a schema compiled to one check agrees with jsonschema, keyword by keyword."""
+"""golfref.record.schema_check: a schema compiled to one check agrees with jsonschema, keyword by keyword."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from golfref.schema_check import SchemaCheckError, compile_check
+from golfref.record.schema_check import SchemaCheckError, compile_check
 
 # Values of every JSON type, and the edges the keywords below care about.
 VALUES: list[Any] = [
@@ -189,6 +189,6 @@ def test_what_it_does_not_understand_is_refused(schema: dict[str, Any], problem:
 
 
 def test_every_schema_golfref_ships_compiles_or_is_refused_by_name() -> None:
-    from golfref.config import load_schema
+    from golfref.config.match import load_schema
 
     compile_check(load_schema("log.schema.json"))

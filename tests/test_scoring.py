@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from golfref import cards
-from golfref.cards import Rank
-from golfref.rules import resolve_rules
-from golfref.scoring import GridScore, block_slots, card_value, forfeit_score, rank_values, score_grid
+from golfref.game import cards
+from golfref.game.cards import Rank
+from golfref.game.rules import resolve_rules
+from golfref.game.scoring import GridScore, block_slots, card_value, forfeit_score, rank_values, score_grid
 
 
 def parse_grid(text: str) -> tuple[list[Rank], str]:

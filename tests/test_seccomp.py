@@ -1,4 +1,4 @@
-"""The sandbox's system-call filter (golfref/seccomp.py), loaded into a forked child of this test.
+"""The sandbox's system-call filter (golfref/bots/seccomp.py), loaded into a forked child of this test.
 
 What it denies fails with the errno docs/SANDBOX.md names, and the process lives on; what it
 allows works. The attack it stops, two bots talking through locks, is in test_sandbox_channels.py.
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from golfref import seccomp
+from golfref.bots import seccomp
 
 pytestmark = pytest.mark.skipif(seccomp.filter_problem() is not None, reason=f"{seccomp.filter_problem()}")
 

@@ -59,7 +59,7 @@ def shared() -> Iterator[Path]:
 
 
 def seed_bot(folder: Path) -> list[str]:
-    """The spy's command: its report file, and the checkout whose golfref.cards it imports."""
+    """The spy's command: its report file, and the checkout whose golfref.game.cards it imports."""
     return [BOT_PYTHON, str(SEED_BOT), str(folder / "attack.json"), str(ROOT)]
 
 
@@ -317,7 +317,7 @@ def _meta(results: Path) -> dict[str, str]:
 
 
 def test_a_tournament_without_a_seed_draws_one_keeps_it_for_the_resume_and_reports_it(tmp_path: Path) -> None:
-    from golfref.schedule import deal_set_seed
+    from golfref.tournament.schedule import deal_set_seed
 
     results = tmp_path / "results"
     args = ["tournament", "--builtin", "a=greedy", "--builtin", "b=random", "--deal-sets", "1",
@@ -370,7 +370,7 @@ def test_run_without_a_seed_draws_one(tmp_path: Path) -> None:
     ],
 )
 def test_masked_hides_each_seed_value_and_nothing_else(args: list[bytes], shown: list[bytes]) -> None:
-    from golfref.cmdline import masked
+    from golfref.cli.cmdline import masked
 
     assert masked(b"\0".join(args) + b"\0") == b"\0".join(shown) + b"\0"
 
@@ -378,7 +378,7 @@ def test_masked_hides_each_seed_value_and_nothing_else(args: list[bytes], shown:
 def test_a_seed_that_cannot_be_hidden_is_said_in_one_line_naming_the_way_around_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from golfref.cmdline import warn_if_shown
+    from golfref.cli.cmdline import warn_if_shown
 
     warn_if_shown("PermissionError: denied")
     (line,) = capsys.readouterr().err.splitlines()

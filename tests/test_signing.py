@@ -1,4 +1,4 @@
-"""Signed logs (golfref/signing.py, `golfref keygen`, `run --sign`, `replay --check --trust`)."""
+"""Signed logs (golfref/record/signing.py, `golfref keygen`, `run --sign`, `replay --check --trust`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli import app
-from golfref.log import (
+from golfref.cli.app import app
+from golfref.record.log import (
     MatchIdentity,
     TournamentPlace,
     canonical_bytes,
@@ -22,7 +22,7 @@ from golfref.log import (
     signed_message,
     write_log,
 )
-from golfref.signing import (
+from golfref.record.signing import (
     KeyFileError,
     SignatureStatus,
     Signer,
@@ -195,8 +195,8 @@ def test_an_rsa_key_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.process
 def test_run_sign_signs_the_final_log_not_the_journal(tmp_path: Path, keys: tuple[Path, Path]) -> None:
-    from golfref.config import parse_config
-    from golfref.referee import run_match
+    from golfref.config.match import parse_config
+    from golfref.match.referee import run_match
 
     cfg = parse_config(
         "match: s\nrules: {preset: standard, holes: 2}\nplayers:\n"
@@ -219,8 +219,8 @@ def test_run_sign_signs_the_final_log_not_the_journal(tmp_path: Path, keys: tupl
 
 @pytest.mark.process
 def test_an_interrupted_log_is_signed_too(tmp_path: Path, keys: tuple[Path, Path]) -> None:
-    from golfref.config import parse_config
-    from golfref.referee import MatchInterrupted, run_match
+    from golfref.config.match import parse_config
+    from golfref.match.referee import MatchInterrupted, run_match
 
     cfg = parse_config(
         "match: s\nrules: {preset: standard, holes: 2}\nplayers:\n"

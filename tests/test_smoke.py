@@ -1,8 +1,8 @@
 """Smoke test: the worked example of golf-rules.md through the whole stack."""
 
-from golfref.cards import parse_card
-from golfref.rules import resolve_rules
-from golfref.scoring import score_grid
+from golfref.game.cards import parse_card
+from golfref.game.rules import resolve_rules
+from golfref.game.scoring import score_grid
 
 
 def test_carla_example_scores_13() -> None:

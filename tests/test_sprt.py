@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from golfref.results import MatchRecord
-from golfref.sprt import Gate, GateVerdict, SprtConfig, SprtState, SprtVerdict, evaluate_gate, sprt
-from golfref.stats import compute_stats
+from golfref.stats.records import MatchRecord
+from golfref.stats.sprt import Gate, GateVerdict, SprtConfig, SprtState, SprtVerdict, evaluate_gate, sprt
+from golfref.stats.stats import compute_stats
 
 from .conftest import ROOT
 

@@ -8,8 +8,8 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from golfref.results import MatchRecord
-from golfref.stats import (
+from golfref.stats.records import MatchRecord
+from golfref.stats.stats import (
     Estimate,
     PairStats,
     TournamentStats,
@@ -25,7 +25,7 @@ from golfref.stats import (
     ratings,
     t_quantile,
 )
-from golfref.stats_tables import (
+from golfref.stats.tables import (
     STANDINGS_TITLE,
     StandingsOrder,
     duplicate_deals_line,

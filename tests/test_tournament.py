@@ -22,12 +22,12 @@ import orjson
 import pytest
 import yaml
 
-from golfref.config import ConfigError
-from golfref.executor import MatchJob
-from golfref.schedule import match_config, schedule, tables
-from golfref.store import Store
-from golfref.tournament import TournamentError, run_tournament
-from golfref.tournament_config import Format, GateRule, load_tournament, parse_gate, parse_tournament
+from golfref.config.match import ConfigError
+from golfref.config.tournament import Format, GateRule, load_tournament, parse_gate, parse_tournament
+from golfref.tournament.executor import MatchJob
+from golfref.tournament.runner import TournamentError, run_tournament
+from golfref.tournament.schedule import match_config, schedule, tables
+from golfref.tournament.store import Store
 
 from .conftest import BOTS, ROOT, default_signals, system_first_path
 from .test_junit import SCHEMA
@@ -82,7 +82,7 @@ def test_gate_and_sprt_must_name_players_of_the_pool() -> None:
 
 
 def test_fail_on_decides_the_exit_status_only_and_duplicate_deals_the_matches() -> None:
-    from golfref.config import FailOn
+    from golfref.config.match import FailOn
 
     plain = parse_tournament(config_text(BUILTINS))
     never = parse_tournament(config_text(BUILTINS, "faults: {fail_on: never}\n"))
@@ -165,7 +165,7 @@ def test_every_seating_of_a_deal_set_sees_the_same_deals(tmp_path: Path) -> None
 
 
 def test_without_duplicate_deals_every_match_has_a_deal_of_its_own(tmp_path: Path) -> None:
-    from golfref.schedule import deal_set_seed
+    from golfref.tournament.schedule import deal_set_seed
 
     on = parse_tournament(config_text(BUILTINS[:2], deal_sets=2), base_dir=tmp_path)
     off = parse_tournament(config_text(BUILTINS[:2], "duplicate_deals: false\n", deal_sets=2), base_dir=tmp_path)
@@ -209,7 +209,7 @@ def _log(
     players: list[dict[str, Any]], holes: list[list[dict[str, Any]]], faults: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """A finished log's fields that a record reads: two holes of standard 2x2 between the given seats."""
-    from golfref.rules import resolve_rules
+    from golfref.game.rules import resolve_rules
 
     return {
         "players": players,
@@ -226,7 +226,7 @@ def _step(seat: int, by: str, ms: float | None = None) -> dict[str, Any]:
 
 
 def test_a_record_marks_each_hole_the_fallback_played_in_and_every_hole_after_a_disqualification() -> None:
-    from golfref.executor import record_from_log
+    from golfref.tournament.executor import record_from_log
 
     bot = {"name": "b", "command": ["./b"], "status": "faulted", "faults": 1, "disqualified_at": None}
     house = {"name": "h", "builtin": "greedy", "status": "ok", "faults": 0, "disqualified_at": None}
@@ -521,7 +521,7 @@ def test_the_sprt_stops_a_clear_tournament_early(tmp_path: Path) -> None:
 
 def describe(sprt: dict[str, Any]) -> str:
     """An SPRT's one line, from its JSON (as SprtResult.describe writes it)."""
-    from golfref.sprt import SprtConfig, SprtResult, SprtState
+    from golfref.stats.sprt import SprtConfig, SprtResult, SprtState
 
     config = SprtConfig(sprt["d0"], sprt["d1"], sprt["alpha"], sprt["beta"])
     state = SprtState(sprt["state"])
@@ -631,9 +631,9 @@ def test_the_fault_summary_names_each_kind_its_matches_and_the_stderr_of_a_bot_t
 
 
 def test_the_fault_summary_counts_kinds_per_player_and_each_match_once(tmp_path: Path) -> None:
-    from golfref.results import MatchRecord
-    from golfref.store import StoredMatch
-    from golfref.tournament import fault_summary
+    from golfref.stats.records import MatchRecord
+    from golfref.tournament.runner import fault_summary
+    from golfref.tournament.store import StoredMatch
 
     def match(
         index: int, seating: tuple[str, ...], kinds: tuple[tuple[str, ...], ...], statuses: tuple[str, ...]
@@ -711,7 +711,7 @@ def test_a_stop_that_comes_just_after_a_match_ended_keeps_the_match(
     # The stop signal (a SIGINT from an SPRT stop or Ctrl-C) lands after run_match let go of a
     # finished match: the match is kept now, not left for a resume to find (which made a
     # stopped run report fewer matches than its store then held).
-    import golfref.executor as executor
+    import golfref.tournament.executor as executor
 
     play = executor._play
 
@@ -733,7 +733,7 @@ def test_a_stop_that_comes_just_after_a_match_ended_keeps_the_match(
 def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import golfref.executor as executor
+    import golfref.tournament.executor as executor
 
     cfg = parse_tournament(config_text(BUILTINS[:2], deal_sets=1), base_dir=tmp_path)
     jobs = [MatchJob(s.index, s.deal_set, match_config(cfg, s), tmp_path / s.log_name) for s in schedule(cfg)]
@@ -767,7 +767,7 @@ def test_a_stop_reaches_a_running_match_through_the_flag_without_a_signal(
     # A signal to a worker could land inside a lock it holds (a stop Event's: every process then waits on
     # it forever) or in a finalizer ("Exception ignored ... _Stop: 2"). The stop is a shared flag instead,
     # which the match asks while it waits for its bot: here one that would think for 100 s.
-    import golfref.executor as executor
+    import golfref.tournament.executor as executor
 
     slow = f"{{name: s, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOTS / 'slow_bot.py'))}, '100']}}"
     limits = "time: {startup_ms: 120000, move_ms: 200000}\n" + NO_SANDBOX
@@ -854,7 +854,7 @@ def test_the_readme_tournament_example_prints_what_the_readme_shows(
 ) -> None:
     from typer.testing import CliRunner
 
-    from golfref.cli import app
+    from golfref.cli.app import app
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (block,) = [b for b in _blocks(readme, "text") if b.startswith("$ golfref tournament ")]

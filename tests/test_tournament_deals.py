@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from golfref.config import parse_config
-from golfref.referee import Shuffler, run_match
+from golfref.config.match import parse_config
+from golfref.match.referee import Shuffler, run_match
 
 # Eight players on one deck: a stock of 3, so holes reshuffle, and how often depends on play.
 POOL = [f"{{name: p{i}, builtin: {'random' if i % 3 else 'greedy'}}}" for i in range(8)]

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from golfref.sandbox import bubblewrap_problem
-from golfref.store import Store
-from golfref.tournament import BotChanged, load_stored, run_tournament
-from golfref.tournament_config import load_tournament
+from golfref.bots.sandbox import bubblewrap_problem
+from golfref.config.tournament import load_tournament
+from golfref.tournament.runner import BotChanged, load_stored, run_tournament
+from golfref.tournament.store import Store
 
 from .conftest import BOTS, ROOT
 

@@ -6,10 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from golfref.cards import Rank
-from golfref.engine import Action, Decision, Game, Pile
-from golfref.rules import resolve_rules
-from golfref.view import SeatView, events_for, view
+from golfref.game.cards import Rank
+from golfref.game.engine import Action, Decision, Game, Pile
+from golfref.game.rules import resolve_rules
+from golfref.game.view import SeatView, events_for, view
 
 SPADES = ["AS", "2S", "3S", "4S", "5S", "6S"]
 HEARTS = ["AH", "2H", "3H", "4H", "5H", "6H"]

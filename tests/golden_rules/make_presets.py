@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from golfref.rules import PRESETS, RulesError, resolve_rules
+from golfref.game.rules import PRESETS, RulesError, resolve_rules
 
 PATH = Path(__file__).with_name("presets.json")
 LAYOUTS = (None, "1x4", "2x2", "2x3", "2x4", "3x3", "3x4", "4x4")

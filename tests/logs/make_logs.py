@@ -34,10 +34,10 @@ ROOT = HERE.parent.parent
 BOTS = HERE.parent / "bots"
 sys.path.insert(0, str(ROOT))
 
-from golfref.config import MatchConfig, parse_config  # noqa: E402
-from golfref.engine import Game  # noqa: E402
-from golfref.log import read_log, write_log  # noqa: E402
-from golfref.referee import MatchInterrupted, run_match  # noqa: E402
+from golfref.config.match import MatchConfig, parse_config  # noqa: E402
+from golfref.game.engine import Game  # noqa: E402
+from golfref.record.log import read_log, write_log  # noqa: E402
+from golfref.match.referee import MatchInterrupted, run_match  # noqa: E402
 
 FIXED_TIME = "2026-01-01T00:00:00+00:00"
 # The interrupted sample's error, as it was first written (no signal stopped it: the stop

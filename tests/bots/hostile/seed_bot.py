@@ -8,7 +8,7 @@
 - in every file such a command line names (the config: a `seed: N` line).
 
 For each seed found (at most `MAX_SEEDS`), it re-derives the first hole's deal the way the
-referee does (the engine's card ids in canonical order, `golfref.cards.deck_set` imported
+referee does (the engine's card ids in canonical order, `golfref.game.cards.deck_set` imported
 from REPO, shuffled by the referee's published hash of seed, hole and count), as an attacker
 who read the source would: one of them is its match's deal when the seed leaked. Report:
 {"cmdline_seeds", "config_seeds", "predicted_deals" (card names, one list per seed, in
@@ -83,7 +83,7 @@ def seeds_in_files(argv: list[str]) -> list[int]:
 
 def predict_deal(seed: int, rules: dict[str, Any]) -> list[str]:
     """The first hole's deal under `seed`, as the referee's Shuffler makes it."""
-    from golfref.cards import deck_set
+    from golfref.game.cards import deck_set
 
     cards = deck_set(int(rules.get("decks", 1)), rules.get("jokers") is not None)
     order = list(range(len(cards)))

@@ -1,0 +1,1047 @@
+"""The bot sandbox: a user of its own, a private view of the system, and resource limits.
+
+Each external bot of a sandboxed match is started through a `Sandbox`, which decides
+three layers, each applied where the machine allows it and recorded in the log
+(`Protections`, ``players[i].sandbox``):
+
+- **Its own user.** When the referee runs as root, the bot's process tree runs as an
+  unprivileged user id of its own, leased for the bot's lifetime from `UID_RANGES` (an id
+  no account and no running process has; the lease is an advisory lock, so concurrent
+  matches and tournament workers never share one). Another user can neither read, trace,
+  signal nor write into the referee or another bot. Every process left with that id when
+  the bot closes is killed.
+- **bubblewrap** (Debian's ``bubblewrap``, the ``bwrap`` program): new PID, IPC, UTS, cgroup
+  and (unless the config allows it) network namespaces, and a user namespace when the
+  referee is not root (as root, bubblewrap sets up and `setpriv` drops to the bot's own
+  user, with no capabilities and no new privileges); a file system that shows
+  only the system's program folders (``/usr``, ``/etc`` and the ``/bin``, ``/lib``
+  links), the bot's own directory and the extra ``paths`` of the config and of its player,
+  all read-only; a private ``/tmp`` capped at ``tmp_mb``; ``HOME`` set to ``/tmp``; death
+  with the referee. The referee's config, its log folder, its signing key and its virtual
+  environment are covered where they fall inside a folder the bot sees, and no folder
+  shown may be one of them or lie inside one.
+- **A system-call filter** (`golfref.bots.seccomp`, given to bubblewrap, or loaded in the bot's
+  child before exec without it): file locks and file watches fail, so that bots cannot
+  signal each other through the system files every sandbox shows.
+- **Resource limits** (``setrlimit``, inherited by each process of the bot): memory per
+  process (``RLIMIT_DATA``, what a program allocates, and ``ADDRESS_SPACE_FACTOR`` times
+  that of address space, which shared mappings count in and runtimes such as the JVM
+  reserve more of than they use), CPU seconds per process over the match, processes
+  of its user (only with a user of its own: otherwise the count would include the
+  referee's), open files and file size; and, where the referee may make control groups,
+  memory and processes of the bot as a whole (`golfref.bots.cgroups`).
+
+Under bubblewrap the bot's stdout is a pipe of the sandbox's own (`Sandbox.own_stdout`):
+bubblewrap's processes keep their fds 0-2 for the bot's lifetime, so a stdout handed to it
+as fd 1 would never reach its end when the bot closes it.
+
+Before any bot starts, a `Sandbox` refuses in one line (`SandboxError`) what would make a
+bot run other than the user meant: with bubblewrap, a program (or a script's interpreter)
+that the user's shell finds where the sandbox shows nothing, or shows another one first;
+without it, as root, a program, file or folder the bot's own user could not reach (every
+folder on the way must let other users in: `others_cannot`).
+
+A bot that dies at a limit gets a `resource_limit` fault naming it (`Sandbox.limit_hit`):
+the CPU and file-size limits are told by the signal that ended it, memory, processes, open
+files and a full ``/tmp`` by the error its runtime (or the bot, as an errno name) printed
+on stderr.
+
+docs/SANDBOX.md is the user's account of what this promises and what it does not.
+"""
+
+from __future__ import annotations
+
+import enum
+import fcntl
+import functools
+import os
+import pwd
+import re
+import resource
+import secrets
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from . import cgroups, seccomp
+
+__all__ = [
+    "ADDRESS_SPACE_FACTOR",
+    "LIMIT_NAMES",
+    "Limits",
+    "Protections",
+    "Sandbox",
+    "SandboxError",
+    "SandboxSpec",
+    "Unreachable",
+    "Access",
+    "bubblewrap_problem",
+    "Exposure",
+    "exposure",
+    "readable_by_bots",
+    "find_program",
+    "interpreter",
+    "others_cannot",
+    "sandbox_spec",
+    "unsafe_path",
+]
+
+UID_RANGES = ((600_000, 700_000), (50_000, 60_000))
+"""Where bot user ids are leased from: the first range the machine's user namespace maps whole."""
+SYSTEM_PATHS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""The system folders every sandboxed bot sees, read-only (links are kept as links)."""
+_BASH = next((p for p in ("/usr/bin/bash", "/bin/bash") if os.access(p, os.X_OK)), None)
+"""The shell that hands a bubblewrapped bot its stdout (every sandbox shows /usr); None: fd 1 as is."""
+HOST_ONLY = ("/proc", "/sys", "/dev", "/run")
+"""The machine's own pseudo-file systems and run-time state: a bot gets its own /proc and /dev, never these."""
+_LEASE_DIRS = ("/run/golfref-uids", os.path.join(tempfile.gettempdir(), "golfref-uids-0"))
+
+
+class SandboxError(Exception):
+    """The sandbox cannot be set up as the config requires (one line, names the bot or the problem)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of each sandboxed bot."""
+
+    memory_mb: int = 1024
+    """Memory per process, MiB: what it allocates privately (RLIMIT_DATA), and at most
+    `ADDRESS_SPACE_FACTOR` times as much address space (RLIMIT_AS) for shared mappings and
+    for runtimes that reserve more than they use (the JVM)."""
+    cpu_seconds: int = 600
+    """CPU seconds per process over the whole match (RLIMIT_CPU)."""
+    processes: int = 64
+    """Processes of the bot's own user (RLIMIT_NPROC); applied only with a user of its own."""
+    open_files: int = 256
+    """Open files per process (RLIMIT_NOFILE)."""
+    file_size_mb: int = 16
+    """The largest file a process may write (RLIMIT_FSIZE), MiB."""
+    tmp_mb: int = 64
+    """The size of the bot's private /tmp (with bubblewrap), MiB."""
+
+    def to_json(self) -> dict[str, int]:
+        """The limits as plain data."""
+        return {name: getattr(self, name) for name in LIMIT_NAMES}
+
+
+ADDRESS_SPACE_FACTOR = 4
+"""A bot's address space may be this many times its ``memory_mb`` (see `Limits.memory_mb`)."""
+LIMIT_NAMES = ("memory_mb", "cpu_seconds", "processes", "open_files", "file_size_mb", "tmp_mb")
+"""The limit names of a config's ``sandbox.limits`` and of a `resource_limit` fault."""
+
+
+@dataclass(frozen=True)
+class SandboxSpec:
+    """A config's ``sandbox`` section, after the command line's ``--sandbox`` / ``--no-sandbox``."""
+
+    enabled: bool = False
+    required: bool = False
+    """Refuse to play when bubblewrap cannot be used (otherwise: play with what can be applied)."""
+    network: bool = False
+    paths: tuple[str, ...] = ()
+    """Extra folders or files the bots see, read-only (absolute)."""
+    limits: Limits = field(default_factory=Limits)
+
+    def to_json(self) -> dict[str, Any]:
+        """The section as plain data (a tournament's canonical form uses this)."""
+        return {
+            "enabled": self.enabled,
+            "required": self.required,
+            "network": self.network,
+            "paths": list(self.paths),
+            "limits": self.limits.to_json(),
+        }
+
+    def switched(self, enabled: bool | None) -> SandboxSpec:
+        """This spec with the command line's choice applied (None: the config's)."""
+        return self if enabled is None else replace(self, enabled=enabled)
+
+
+def unsafe_path(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` may not be shown to a sandboxed bot (in `sandbox.paths`), or None when it may.
+
+    Refused: the whole file system, and anything under HOST_ONLY (/proc/1/root is the
+    machine's root, /dev its devices), by the path as written or by where its links lead.
+    """
+    written = os.path.abspath(path)
+    for shown in (written, None):
+        if shown is None:
+            try:
+                shown = os.path.realpath(path)  # after the written path: /proc/1/root may not be followed
+            except OSError:
+                return None  # the caller finds that it cannot be reached
+        if shown == "/":
+            return f"{path} shows the whole file system; name the folders the bot needs"
+        for folder in HOST_ONLY:
+            if shown == folder or shown.startswith(folder + "/"):
+                via = "" if shown == written else f" (it leads to {shown})"
+                return f"{path} is under {folder}{via}: a sandboxed bot never sees the machine's {folder}"
+    return None
+
+
+def sandbox_spec(data: Mapping[str, Any] | None, base: Path, enabled_by_default: bool) -> SandboxSpec:
+    """The spec of a schema-checked ``sandbox`` section; relative ``paths`` are read from `base`."""
+    data = data or {}
+    return SandboxSpec(
+        enabled=data.get("enabled", enabled_by_default),
+        required=data.get("required", False),
+        network=data.get("network", False),
+        paths=tuple(str((base / p).resolve()) for p in data.get("paths", ())),
+        limits=Limits(**(data.get("limits") or {})),
+    )
+
+
+@dataclass(frozen=True)
+class Protections:
+    """What was in force for one bot, as recorded in the log."""
+
+    enabled: bool
+    user: int | None = None
+    """The user id the bot ran as, when not the referee's."""
+    bubblewrap: bool = False
+    network_isolated: bool = False
+    limits: Mapping[str, int] = field(default_factory=dict)
+    """The limits applied, by name."""
+    missing: tuple[str, ...] = ()
+    """What the config asked for and was not applied, each with why."""
+    paths: tuple[str, ...] = ()
+    """The folders and files shown read-only beside the bot's own folder and the system's: the
+    config's ``sandbox.paths``, then its player's (with bubblewrap only)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record of ``players[i].sandbox`` (docs/LOG_FORMAT.md); ``paths`` only when there are any."""
+        data: dict[str, Any] = {
+            "enabled": self.enabled,
+            "user": self.user,
+            "bubblewrap": self.bubblewrap,
+            "network_isolated": self.network_isolated,
+            "limits": dict(self.limits),
+            "missing": list(self.missing),
+        }
+        if self.paths:
+            data["paths"] = list(self.paths)
+        return data
+
+
+OFF = Protections(enabled=False)
+"""The record of a bot played without the sandbox."""
+
+
+# -- what the machine offers -------------------------------------------------------------
+
+
+def _mapped(path: str) -> list[tuple[int, int]]:
+    """The id ranges (first, end) this process's user namespace maps, from /proc/self/uid_map or gid_map."""
+    try:
+        with open(path) as f:
+            rows = [line.split() for line in f]
+    except OSError:
+        return [(0, 2**32 - 1)]
+    return [(int(inside), int(inside) + int(count)) for inside, _outside, count in rows]
+
+
+@functools.cache
+def _uid_range() -> range | None:
+    maps = [_mapped("/proc/self/uid_map"), _mapped("/proc/self/gid_map")]
+    for first, end in UID_RANGES:
+        if all(any(a <= first and end <= b for a, b in m) for m in maps):
+            return range(first, end)
+    return None
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+def _drop_to(uid: int) -> list[str]:
+    """The setpriv command that ends a root bubblewrap's set-up as `uid`: no groups, no capabilities,
+    no new privileges (set-user-id programs under /usr stay powerless)."""
+    setpriv = shutil.which("setpriv") or "setpriv"
+    return [setpriv, "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--no-new-privs",
+            "--inh-caps=-all", "--bounding-set=-all", "--"]  # fmt: skip
+
+
+def _namespaces(network: bool) -> list[str]:
+    """bubblewrap's namespace options: its own user namespace unless it runs as root (which then drops
+    to the bot's user itself, see `_drop_to`)."""
+    argv = [] if _is_root() else ["--unshare-user"]
+    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if not network:
+        argv.append("--unshare-net")
+    argv.append("--die-with-parent")
+    if _is_root():
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    return argv
+
+
+@functools.cache
+def bubblewrap_problem() -> str | None:
+    """Why bubblewrap cannot sandbox bots here (one line), or None when it can."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return "bubblewrap is not installed (Debian and Ubuntu: apt-get install bubblewrap)"
+    if _is_root() and shutil.which("setpriv") is None:
+        return "setpriv (util-linux) is not installed"
+    drop = _drop_to(_probe_uid()) if _is_root() else []
+    probe = [bwrap, *_namespaces(network=False), "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+             "--", *drop, "true"]  # fmt: skip
+    try:
+        proc = subprocess.Popen(
+            probe, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={"PATH": os.defpath}, start_new_session=True
+        )
+    except OSError as e:
+        return f"bubblewrap cannot be run: {e}"
+    try:
+        _, stderr = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return "bubblewrap cannot be run: its trial did not end within 30 s"
+    finally:
+        _reap_session(proc.pid)
+    if proc.returncode != 0:
+        said = stderr.decode(errors="replace").strip().splitlines()
+        why = said[-1] if said else f"exit code {proc.returncode}"
+        return f"bubblewrap cannot create a sandbox here (are user namespaces disabled?): {why}"
+    return None
+
+
+def _reap_session(session: int, wait: float = 2.0) -> None:
+    """Reap the children of this process left in `session`: bubblewrap's init of a PID namespace
+    can outlive the bubblewrap that started it, and then comes to us when we are a child
+    subreaper (as a referee is), to be reaped by nobody else."""
+    give_up = time.monotonic() + wait
+    me = str(os.getpid())
+    while True:
+        left = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"{entry.path}/stat", "rb") as f:
+                    stat = f.read().decode(errors="replace")
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if fields[1] == me and fields[3] == str(session):
+                left.append(int(entry.name))
+        running = []
+        for pid in left:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    running.append(pid)
+            except ChildProcessError:
+                pass
+        if not running or time.monotonic() > give_up:
+            return
+        time.sleep(0.01)
+
+
+def _probe_uid() -> int:
+    """An id with no account, to try bubblewrap as a bot's user would."""
+    ids = _uid_range()
+    return ids[-1] if ids is not None else 65534
+
+
+def _memfd(name: str, data: bytes) -> int:
+    """A descriptor of an anonymous file holding `data`, read from its start."""
+    fd = os.memfd_create(name)
+    try:
+        os.write(fd, data)
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _bwrap() -> str:
+    found = shutil.which("bwrap")
+    assert found is not None  # bubblewrap_problem() said it is there
+    return found
+
+
+# -- where a program is, and who may reach it ---------------------------------------------
+
+
+def _from(cwd: Path, path: str) -> Path:
+    """`path` as a process in `cwd` reaches it: from the real working directory (which is where a
+    process is once it changed to it), `..` taken there."""
+    return Path(os.path.normpath(os.path.join(os.path.realpath(cwd), path)))
+
+
+def _on_path(program: str, search: str, cwd: Path) -> Iterator[Path]:
+    """Each executable file called `program` on the PATH `search`, in order (relative entries from `cwd`,
+    as the bot's exec reads them: it changes to its working directory first)."""
+    for entry in search.split(os.pathsep):
+        candidate = _from(cwd, os.path.join(entry or ".", program))
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            yield candidate
+
+
+def find_program(program: str, search: str, cwd: Path) -> Path | None:
+    """Where the bot's exec finds `program`, as the user's shell would: a path with a slash from `cwd`,
+    else the first executable file on the PATH `search`; None if none."""
+    if "/" in program:
+        return _from(cwd, program)
+    return next(_on_path(program, search, cwd), None)
+
+
+_MAX_LINKS = 40  # the kernel's own limit of links followed in one lookup
+
+
+def _lookups(path: str) -> tuple[list[str], str | None]:
+    """Every location looked up, in order, to resolve the absolute `path` as the kernel does (each
+    link's place, then where it leads), and the real path it ends at (None: a part is missing, or
+    the links loop)."""
+    todo = [part for part in path.split("/") if part]
+    where = "/"
+    looked: list[str] = []
+    links = 0
+    while todo:
+        part = todo.pop(0)
+        if part == ".":
+            continue
+        if part == "..":
+            where = os.path.dirname(where)
+            continue
+        step = os.path.join(where, part)
+        looked.append(step)
+        try:
+            mode = os.lstat(step).st_mode
+        except OSError:
+            return looked, None
+        if stat.S_ISLNK(mode):
+            links += 1
+            if links > _MAX_LINKS:
+                return looked, None
+            target = os.readlink(step)
+            if target.startswith("/"):
+                where = "/"
+            todo[:0] = [p for p in target.split("/") if p]
+        elif todo and not stat.S_ISDIR(mode):
+            return looked, None
+        else:
+            where = step
+    return looked, where
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+class Access(enum.Enum):
+    """What a bot's process does with a path."""
+
+    ENTER = "enter"
+    """Look into a folder (its search bit): every folder on the way to a path, and a working directory."""
+    READ = "read"
+    """Read a file: a script, the bot's own file."""
+    RUN = "run"
+    """Execute a file: the program, a script's interpreter."""
+
+
+_OTHERS_BIT = {Access.ENTER: stat.S_IXOTH, Access.READ: stat.S_IROTH, Access.RUN: stat.S_IXOTH}
+
+
+@dataclass(frozen=True)
+class Unreachable:
+    """Where another user is stopped on the way to a path: a folder it cannot enter, or the file it cannot use."""
+
+    access: Access
+    path: str
+    mode: int
+    """The permission bits of `path`."""
+
+    def __str__(self) -> str:
+        return f"cannot {self.access.value} {self.path} (mode {self.mode:04o})"
+
+
+def others_cannot(path: str | os.PathLike[str], access: Access) -> Unreachable | None:
+    """Where a user that owns nothing and has no groups (a bot's own, leased user) is stopped on the
+    way to `path` (links followed) or at it, for `access`; None when it gets there, or when the
+    path does not exist (the bot then fails as with any missing file).
+
+    The "other" permission bits decide. ACLs are not read: such a user is named by no ACL entry,
+    and an ACL's entry for other users is those same bits.
+    """
+    looked, end = _lookups(os.path.abspath(path))
+    for folder in dict.fromkeys(os.path.dirname(step) for step in looked):
+        mode = stat.S_IMODE(os.stat(folder).st_mode)
+        if not mode & stat.S_IXOTH:
+            return Unreachable(Access.ENTER, folder, mode)
+    if end is None:
+        return None
+    st = os.stat(end)
+    if stat.S_ISDIR(st.st_mode) and access is not Access.ENTER:
+        return None  # a folder where a file was expected: it fails at start, saying so
+    mode = stat.S_IMODE(st.st_mode)
+    return Unreachable(access, end, mode) if not mode & _OTHERS_BIT[access] else None
+
+
+class Exposure(enum.Enum):
+    """What of the referee's machine its bots can read, by how they run (docs/SANDBOX.md, "The seed")."""
+
+    HIDDEN = "hidden"
+    """bubblewrap: the system's folders and the bot's own; the referee's processes and files out of sight."""
+    OTHER_USER = "other user"
+    """A user of its own (a root referee without bubblewrap): whatever every user may read."""
+    SAME_USER = "same user"
+    """The referee's own user (the sandbox off, or neither root nor bubblewrap): everything the referee may read."""
+
+
+def exposure(spec: SandboxSpec) -> Exposure:
+    """How the external bots of a match or tournament under `spec` run, as far as what they can read goes."""
+    if not spec.enabled:
+        return Exposure.SAME_USER
+    if bubblewrap_problem() is None:
+        return Exposure.HIDDEN
+    return Exposure.OTHER_USER if _is_root() else Exposure.SAME_USER
+
+
+def readable_by_bots(spec: SandboxSpec, path: str | os.PathLike[str], access: Access = Access.READ) -> str | None:
+    """Why a bot under `spec` could reach `path` (`access`: READ a file, ENTER a folder), or None when it cannot.
+
+    Only a bot of a user of its own is told apart: under bubblewrap it sees none of the
+    referee's files, and as the referee's own user it sees all of them (nothing is secret
+    from it, which the docs and a warning say instead).
+    """
+    if exposure(spec) is not Exposure.OTHER_USER or not os.path.exists(path):
+        return None
+    if others_cannot(path, access) is not None:
+        return None
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    return f"other users may {access.value} it (mode {mode:04o}), and bots run as users of their own without bubblewrap"
+
+
+def interpreter(program: Path, search: str, cwd: Path) -> Path | None:
+    """The interpreter a script's ``#!`` line names (through ``/usr/bin/env NAME``: NAME on the PATH
+    `search`, as env finds it), or None for a binary or an unreadable file."""
+    try:
+        with open(program, "rb") as f:
+            line = f.readline(256)
+    except OSError:
+        return None
+    if not line.startswith(b"#!"):
+        return None
+    words = line[2:].decode(errors="replace").split()
+    if not words:
+        return None
+    if os.path.basename(words[0]) == "env":
+        names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        return find_program(names[0], search, cwd) if names else None
+    return Path(words[0])
+
+
+# -- user ids ----------------------------------------------------------------------------
+
+
+def _lease_dir() -> Path | None:
+    """A folder only root can write, for the uid locks."""
+    for candidate in _LEASE_DIRS:
+        path = Path(candidate)
+        try:
+            path.mkdir(mode=0o700, exist_ok=True)
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not path.is_symlink() and st.st_uid == 0 and st.st_mode & 0o077 == 0:
+            return path
+    return None
+
+
+def _process_uids() -> dict[int, int]:
+    """The real user id of every process, by pid (from its status: a process that is not
+    dumpable shows root as the owner of its /proc folder)."""
+    out: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"{entry.path}/status", "rb") as f:
+                    for line in f:
+                        if line.startswith(b"Uid:"):
+                            out[int(entry.name)] = int(line.split()[1])
+                            break
+            except (OSError, ValueError, IndexError):
+                continue
+    return out
+
+
+def _has_account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def _lease_uid() -> tuple[int, int] | None:
+    """A user id for one bot and the locked file that holds it, or None when none is free."""
+    ids = _uid_range()
+    where = _lease_dir()
+    if ids is None or where is None:
+        return None
+    in_use = set(_process_uids().values())
+    start = secrets.randbelow(len(ids))
+    for k in range(len(ids)):
+        uid = ids[(start + k) % len(ids)]
+        if uid in in_use or _has_account(uid):
+            continue
+        fd = os.open(where / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        return uid, fd
+    return None
+
+
+def _become(uid: int) -> None:
+    """Drop every id and group to `uid` (in a child, before exec)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def _kill_user(uid: int) -> None:
+    """Kill every process of `uid` (a leased bot id: only that bot's processes have it)."""
+    for _ in range(5):
+        pids = [pid for pid, owner in _process_uids().items() if owner == uid]
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+# -- one bot -----------------------------------------------------------------------------
+
+_MIB = 1024 * 1024
+_SIGNAL_LIMITS = {signal.SIGXCPU: "cpu_seconds", signal.SIGXFSZ: "file_size_mb"}
+# What runtimes and C's strerror print when an allocation, a write, a fork or an open fails
+# at a limit, and the errno names a bot may print itself (matched in lower case).
+_STDERR_LIMITS = (
+    ("memory_mb", re.compile(
+        r"memoryerror|out of memory|cannot allocate memory|bad_alloc|outofmemoryerror"
+        r"|memory allocation of \d+ bytes failed|allocation failed|heap limit|\benomem\b")),
+    ("tmp_mb", re.compile(r"no space left on device|\benospc\b")),
+    ("file_size_mb", re.compile(r"file too large|\befbig\b")),  # where SIGXFSZ is ignored (Python ignores it)
+    ("processes", re.compile(r"cannot fork|fork: retry|fork failed|blockingioerror: \[errno 11\]"
+                             r"|resource temporarily unavailable|\beagain\b")),
+    ("open_files", re.compile(r"too many open files|\bemfile\b")),
+)  # fmt: skip
+_UNITS = {"memory_mb": "MiB", "cpu_seconds": "s", "processes": "processes", "open_files": "files",
+          "file_size_mb": "MiB", "tmp_mb": "MiB"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _View:
+    """What a bubblewrap sandbox shows, to tell whether a path on the host is there, the same, inside."""
+
+    roots: list[str]
+    """The real folders (and files) bound inside at their own paths."""
+    links: set[str]
+    """The system's links made inside as the same links (/bin -> usr/bin)."""
+    hidden: list[str]
+    """The referee's files, covered (or never shown)."""
+
+    def gap(self, path: Path) -> str | None:
+        """The first place on the way to `path` (links followed) that the sandbox does not show, or None."""
+        looked, end = _lookups(os.path.abspath(path))
+        for step in looked:
+            if step in self.links:
+                continue
+            if any(_within(step, h) for h in self.hidden):
+                return step
+            # Shown, or a folder bubblewrap makes on the way to one (empty but for it).
+            if not any(_within(step, r) or _within(r, step) for r in self.roots):
+                return step
+        if end is None:
+            return looked[-1] if looked else str(path)
+        if not any(_within(end, r) for r in self.roots) or any(_within(end, h) for h in self.hidden):
+            return end
+        return None
+
+    def fix(self, program: Path, gap: str) -> str:
+        """What to add to the player's sandbox.paths so that the sandbox shows `program`."""
+        if any(_within(gap, h) for h in self.hidden):
+            referee = sys.prefix if sys.prefix != sys.base_prefix else None
+            if referee is not None and _within(gap, referee):
+                return (f"the referee's own virtual environment ({referee}) is never shown to bots: give the bot "
+                        "one of its own and add that to the player's sandbox.paths")  # fmt: skip
+            return "it lies among the referee's own files, which no bot may see: give the bot its own copy"
+
+        def prefix(path: str) -> str:
+            # A virtual environment or an installation keeps its libraries beside its bin folder.
+            folder = os.path.dirname(path)
+            return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+        wanted: list[str] = []
+        for place in (os.path.abspath(program), os.path.realpath(program)):
+            folder = prefix(place)
+            if folder != "/" and folder not in wanted and not any(_within(folder, r) for r in self.roots):
+                wanted.append(folder)
+        if not wanted:
+            wanted.append(gap if os.path.isdir(gap) else os.path.dirname(gap))
+        return f"add {' and '.join(wanted)} to the player's sandbox.paths"
+
+
+class Sandbox:
+    """How one bot is started and held: its command, environment, limits and user; `close` after it ends.
+
+    `directory` is the bot's own folder and `own_file` its own file (the fingerprint's,
+    `fingerprint.bot_file`), `paths` the folders and files its player's config shows it
+    beside the spec's, `hide` the referee's files that must stay out of its sight.
+    """
+
+    def __init__(
+        self,
+        spec: SandboxSpec,
+        command: Sequence[str],
+        cwd: str,
+        path_env: str,
+        directory: Path | None,
+        hide: Iterable[Path] = (),
+        label: str = "the bot",
+        *,
+        own_file: Path | None = None,
+        paths: Sequence[str] = (),
+    ) -> None:
+        self.spec = spec
+        self._command = list(command)
+        self._cwd = cwd
+        self._path_env = path_env
+        self._label = label
+        self._lease: tuple[int, int] | None = None
+        self._group: cgroups.BotGroup | None = None  # the bot's own control group, where one can be made
+        self._filter: int | None = None  # bubblewrap's copy of the filter (--seccomp), or None
+        self._stdout: tuple[int, int] | None = None  # the bot's stdout pipe under bubblewrap, or None
+        missing: list[str] = []
+        user: int | None = None
+        if _is_root():
+            self._lease = _lease_uid()
+            if self._lease is None:  # never the referee's own: root
+                raise SandboxError(f"{label}: no free user id to run it as (golfref.bots.sandbox.UID_RANGES)")
+            user = self._lease[0]
+        else:
+            missing.append("own user: the referee is not root, so the bot runs as the referee's user")
+        problem = bubblewrap_problem()
+        if problem is not None and spec.required:
+            self.close()
+            raise SandboxError(f"the sandbox is required but {problem}")
+        self._bwrap = problem is None
+        if problem is not None:
+            missing.append(f"bubblewrap: {problem}")
+        limits = spec.limits.to_json()
+        if user is None:
+            limits.pop("processes")
+            missing.append("processes: counted per user, and the bot has no user of its own")
+        if not self._bwrap:
+            limits.pop("tmp_mb")
+        if not self._bwrap or spec.network:
+            missing.append(
+                "network: allowed by the config" if spec.network else "network: not isolated without bubblewrap"
+            )
+        whole = [name for name in ("memory_mb", "processes") if name in limits]
+        ungrouped = cgroups.group_problem()
+        if ungrouped is None:
+            try:
+                self._group = cgroups.BotGroup(limits.get("memory_mb"), limits.get("processes"))
+            except OSError as e:
+                ungrouped = f"cannot make its control group: {e.strerror or e}"
+        if ungrouped is not None and whole:
+            missing.append(f"{' and '.join(whole)} for the bot as a whole (per process only): {ungrouped}")
+        unfiltered = seccomp.filter_problem()
+        if unfiltered is not None:
+            missing.append(f"file locks and watches: {unfiltered}")
+        # The config checked that each exists; one gone since is neither shown nor recorded.
+        extra = tuple(p for p in dict.fromkeys([*spec.paths, *paths]) if os.path.exists(p))
+        self.protections = Protections(
+            enabled=True,
+            user=user,
+            bubblewrap=self._bwrap,
+            network_isolated=self._bwrap and not spec.network,
+            limits=limits,
+            missing=tuple(missing),
+            paths=extra if self._bwrap else (),
+        )
+        self._uid = user  # bubblewrap as root drops to it itself (`_drop_to`); without it, the preexec does
+        try:
+            if self._bwrap:
+                if unfiltered is None:
+                    self._filter = _memfd("golfref-seccomp", seccomp.program())
+                if _BASH is not None:
+                    self._stdout = os.pipe()
+        except OSError as e:
+            self.close()
+            raise SandboxError(f"{label}: cannot prepare its sandbox: {e}") from e
+        self._load_filter = seccomp.loader() if unfiltered is None and not self._bwrap else None
+        try:
+            if self._bwrap:
+                self.argv = self._wrap(directory, extra, list(hide))
+            else:
+                if user is not None:
+                    self._check_reach(directory, own_file)
+                self.argv = list(self._command)
+        except SandboxError:
+            self.close()
+            raise
+
+    # -- start -------------------------------------------------------------------------
+
+    def environment(self, env: Mapping[str, str]) -> dict[str, str]:
+        """The bot's environment in the sandbox: HOME is its private /tmp under bubblewrap."""
+        return {**env, "HOME": "/tmp"} if self._bwrap else dict(env)
+
+    def preexec(self, then: Callable[[], None] | None) -> Callable[[], None]:
+        """The function run in the bot's child process before exec: user, limits, then `then`."""
+        uid = None if self._bwrap else self._uid
+        rlimits = self._rlimits()
+        load_filter = self._load_filter
+        group = self._group
+
+        def run() -> None:
+            if group is not None:
+                group.join()  # first: as root, and before any other process of the bot exists
+            if uid is not None:
+                _become(uid)
+            for which, soft, hard in rlimits:
+                resource.setrlimit(which, (soft, hard))
+            if then is not None:
+                then()  # after the user change, which would clear a parent-death signal
+            if load_filter is not None:
+                load_filter()  # last: the calls above are allowed anyway, but nothing after it is needed
+
+        return run
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """The referee's descriptors the bot's child keeps, at the same numbers (bubblewrap's
+        filter and the bot's stdout, which its command line names)."""
+        return tuple(fd for fd in (self._filter, self._stdout[1] if self._stdout else None) if fd is not None)
+
+    @property
+    def own_stdout(self) -> bool:
+        """Whether the bot's stdout is the sandbox's own pipe (`started` gives its read end) rather than
+        the child's fd 1, which bubblewrap's own processes would hold open after the bot closes it."""
+        return self._stdout is not None
+
+    def started(self) -> int | None:
+        """Once the bot's child exists: close the referee's copies of what it was handed, and give the
+        read end of its stdout when `own_stdout` (the caller owns it then)."""
+        stdout, self._stdout = self._stdout, None
+        filt, self._filter = self._filter, None
+        for fd in (filt, stdout[1] if stdout else None):
+            if fd is not None:
+                os.close(fd)
+        return stdout[0] if stdout is not None else None
+
+    def _rlimits(self) -> list[tuple[int, int, int]]:
+        applied = self.protections.limits
+        out = []
+        if "memory_mb" in applied:
+            data = applied["memory_mb"] * _MIB
+            out.append((resource.RLIMIT_DATA, data, data))
+            out.append((resource.RLIMIT_AS, data * ADDRESS_SPACE_FACTOR, data * ADDRESS_SPACE_FACTOR))
+        if "cpu_seconds" in applied:
+            # SIGXCPU at the soft limit; a bot that ignores it is killed a few seconds later.
+            out.append((resource.RLIMIT_CPU, applied["cpu_seconds"], applied["cpu_seconds"] + 5))
+        if "processes" in applied:
+            out.append((resource.RLIMIT_NPROC, applied["processes"], applied["processes"]))
+        if "open_files" in applied:
+            out.append((resource.RLIMIT_NOFILE, applied["open_files"], applied["open_files"]))
+        if "file_size_mb" in applied:
+            out.append((resource.RLIMIT_FSIZE, applied["file_size_mb"] * _MIB, applied["file_size_mb"] * _MIB))
+        return out
+
+    def _wrap(self, directory: Path | None, extra: Sequence[str], hide: list[Path]) -> list[str]:
+        """The bubblewrap command line that runs the bot's command."""
+        spec = self.spec
+        own = [directory.resolve()] if directory is not None else []
+        shown = own + [Path(p).resolve() for p in extra]
+        system = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
+        covers = self._covers(shown, own, hide)  # first: a folder that would show the referee's files is refused
+        self._check_program(shown, system, hide)
+        argv = [_bwrap(), *_namespaces(spec.network), "--proc", "/proc", "--dev", "/dev"]
+        for path in system:
+            if os.path.islink(path):
+                argv += ["--symlink", os.readlink(path), path]
+            else:
+                argv += ["--ro-bind", path, path]
+        argv += ["--perms", "1777", "--size", str(spec.limits.tmp_mb * _MIB), "--tmpfs", "/tmp"]
+        cwd = Path(self._cwd).resolve()
+        # Folders on the way to what the bot sees are made searchable (bubblewrap would copy
+        # the modes of the real ones, and a 0700 parent would lock the bot's own user out).
+        made = {Path("/"), Path("/tmp")}
+        for folders in [*(f.parents for f in shown), (cwd, *cwd.parents)]:
+            for folder in reversed(folders):
+                if folder not in made and not any(folder.is_relative_to(p) for p in system):
+                    made.add(folder)
+                    argv += ["--perms", "0755", "--dir", str(folder)]
+        for folder in shown:
+            argv += ["--ro-bind", str(folder), str(folder)]
+        argv += covers
+        drop = _drop_to(self._uid) if _is_root() and self._uid is not None else []
+        if self._filter is not None:
+            argv += ["--seccomp", str(self._filter)]
+        command = self._command
+        if self._stdout is not None and _BASH is not None:
+            # bubblewrap's own processes keep fds 0-2 open for the bot's lifetime (and close any
+            # other): handed its stdout as another fd, they hold no copy of it, so the referee sees
+            # the end of its output when the bot closes it, as without the sandbox.
+            fd = self._stdout[1]
+            command = [_BASH, "--norc", "--noprofile", "-p", "-c", f'exec 1>&{fd} {fd}>&-; exec "$@"', "golfref",
+                       *command]  # fmt: skip
+        argv += ["--remount-ro", "/", "--chdir", str(cwd), "--", *drop, *command]
+        return argv
+
+    def _covers(self, shown: list[Path], own: list[Path], hide: list[Path]) -> list[str]:
+        """bubblewrap arguments that cover the referee's files inside the folders a bot sees; a
+        SandboxError where a folder shown would be, or lie inside, one of them."""
+        argv: list[str] = []
+        for path in hide:
+            secret = path.resolve()
+            for seen in shown:
+                if secret == seen or seen.is_relative_to(secret):
+                    if seen in own:
+                        raise SandboxError(
+                            f"{self._label}: its folder {seen} would show the referee's {secret}; "
+                            "keep logs and configs outside the bots' folders"
+                        )
+                    raise SandboxError(
+                        f"{self._label}: its sandbox path {seen} would show the referee's {secret}, which no bot "
+                        "may see (its config, logs, results, signing key and virtual environment); name another folder"
+                    )
+                if not secret.is_relative_to(seen):
+                    continue
+                if secret.is_dir():
+                    argv += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
+                elif secret.exists():
+                    argv += ["--ro-bind", os.devnull, str(secret)]
+        return argv
+
+    def _check_program(self, shown: list[Path], system: list[str], hide: list[Path]) -> None:
+        """Fail early, in one line, when the program the user's shell would run (or the interpreter
+        its #! line names) is not the one the sandbox would run: not shown there, or another found first."""
+        view = _View(
+            roots=[os.path.realpath(p) for p in system if not os.path.islink(p)] + [str(p) for p in shown],
+            links={p for p in system if os.path.islink(p)},
+            hidden=[os.path.realpath(p) for p in hide],
+        )
+        program = self._command[0]
+        cwd = Path(self._cwd)
+        meant = find_program(program, self._path_env, cwd)
+        if meant is None or not os.path.isfile(meant):
+            return  # not there at all: it fails to start like any missing program
+        gap = view.gap(meant)
+        if gap is None:
+            script = interpreter(meant, self._path_env, cwd)
+            if script is None or not os.path.isfile(script) or (gap := view.gap(script)) is None:
+                return
+            raise SandboxError(
+                f"{self._label}: the interpreter of its program {program}, {script}, is not visible in the sandbox "
+                f"(it does not show {gap}); {view.fix(script, gap)}, or name one under /usr on the #! line"
+            )
+        inside = None if "/" in program else next(
+            (c for c in _on_path(program, self._path_env, cwd) if view.gap(c) is None), None)  # fmt: skip
+        fix = view.fix(meant, gap)
+        if inside is not None:
+            raise SandboxError(
+                f"{self._label}: its program {program} is {meant} on its PATH but {inside} in the sandbox, which "
+                f"does not show {gap}; {fix}, or name the interpreter by a path the sandbox shows"
+            )
+        found = "" if str(meant) == program else f"found at {meant}; "
+        raise SandboxError(
+            f"{self._label}: its program {program} is not visible in the sandbox ({found}it does not show {gap}); "
+            f"{fix}, or name an interpreter under /usr"
+        )
+
+    def _check_reach(self, directory: Path | None, own_file: Path | None) -> None:
+        """Without bubblewrap, fail early, in one line, where the bot's own user (which sees the file
+        system as any other user does) could not reach its program, its files or its working directory."""
+        cwd = Path(self._cwd)
+        needs: list[tuple[Path, Access, str]] = []
+        program = find_program(self._command[0], self._path_env, cwd)
+        if program is not None and os.path.isfile(program):
+            needs.append((program, Access.RUN, "its program"))
+            script = interpreter(program, self._path_env, cwd)
+            if script is not None:  # the interpreter reads the script
+                needs += [(program, Access.READ, "its program"), (script, Access.RUN, "the interpreter of its program")]
+        if own_file is not None and (program is None or own_file.resolve() != program.resolve()):
+            needs.append((own_file, Access.READ, "its file"))
+        if directory is not None:
+            needs.append((directory, Access.ENTER, "its folder"))
+        needs.append((cwd, Access.ENTER, "its working directory"))
+        for path, access, what in needs:
+            stop = others_cannot(path, access)
+            if stop is None:
+                continue
+            where = os.path.abspath(path)
+            if stop.path in (where, os.path.realpath(where)):
+                said = f"cannot {stop.access.value} {what} {stop.path} (mode {stop.mode:04o})"
+            else:
+                said = f"{stop}, on the way to {what} {where}"
+            if stop.access is Access.ENTER:
+                fix = "keep the bot and its interpreter under folders other users may enter"
+            else:
+                fix = f"let other users {stop.access.value} it (chmod o+{'r' if stop.access is Access.READ else 'rx'})"
+            raise SandboxError(
+                f"{self._label}: the bot's own user {said}: without bubblewrap, a root referee runs each bot as a "
+                f"user of its own; install bubblewrap (apt-get install bubblewrap), {fix}, or play with --no-sandbox"
+            )
+
+    # -- after it ends -----------------------------------------------------------------
+
+    def exit_code(self, code: int | None) -> int | None:
+        """The bot's own exit status: bubblewrap reports a death by signal N as code 128+N."""
+        if self._bwrap and code is not None and 128 < code < 128 + signal.NSIG:
+            return -(code - 128)
+        return code
+
+    def limit_hit(self, code: int | None, stderr: str) -> str | None:
+        """The limit a bot that ended with `code` (and printed `stderr`) ran into, or None."""
+        applied = self.protections.limits
+        if code != 0 and self._group is not None:
+            if self._group.memory_hit():
+                return "memory_mb"
+            if self._group.processes_hit():
+                return "processes"
+        if code is not None and code < 0:
+            name = _SIGNAL_LIMITS.get(signal.Signals(-code)) if -code in signal.valid_signals() else None
+            if name in applied:
+                return name
+        if code == 0:
+            return None
+        tail = stderr[-4000:].lower()
+        for name, pattern in _STDERR_LIMITS:
+            if name in applied and pattern.search(tail):
+                return name
+        return None
+
+    def describe(self, name: str) -> str:
+        """A limit as said in a fault: ``memory_mb (1024 MiB)``."""
+        return f"{name} ({self.protections.limits[name]} {_UNITS[name]})"
+
+    def close(self) -> None:
+        """Kill whatever still runs as the bot's user and give its user id back."""
+        self.started()
+        lease, self._lease = self._lease, None
+        if lease is not None:
+            uid, fd = lease
+            _kill_user(uid)
+            os.close(fd)
+        group, self._group = self._group, None
+        if group is not None:
+            group.remove()

@@ -1,0 +1,406 @@
+"""A logged match as one self-contained HTML page: `golfref replay LOG --html OUT.html`.
+
+`replay_data(doc, seat)` re-plays the match through the engine, as `golfref replay` does, and
+records one frame per moment: the deal of each hole, every step (an action or a reshuffle)
+and each hole's end. Every card a frame names comes through the one gate, `view.view` and
+`view.events_for`:
+
+- with a seat, a frame holds exactly what that seat saw at that moment; other seats' bot
+  output (fault lines and messages, stderr) and the seed are left out of the page entirely;
+- without one, a frame holds what the players knew between them (as `golfref replay`
+  prints it): a face-down card shows once any seat has seen it.
+
+`render_html(data)` puts the frames into a page whose script draws them. The page loads
+nothing: styles, script and data are inline, and the data sits in a
+`<script type="application/json">` with `<` escaped, read with `JSON.parse` and put into
+the page with `textContent` only, so no text a bot controls is ever read as markup.
+docs/VIEWER.md describes the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import enum
+import hashlib
+import json
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any
+
+from ..game.cards import Card, Rank, Suit
+from ..game.engine import Game, HoleResult, Move, Shuffle
+from ..game.rules import Reveal, Rules, rules_from_dict
+from ..game.scoring import block_slots
+from ..game.view import events_seen, view
+from ..record.log import history_from_log
+from .pretty import hole_end_text, rules_summary
+from .terminal import hole_label, show_bidi
+
+__all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
+
+DATA_VERSION = 1
+"""The version of the page's data (`data.version`), for scripts that read a page's frames."""
+
+
+class FrameKind(enum.Enum):
+    """What moment a frame shows; the value is its `kind` in the page's data."""
+
+    DEAL = "deal"
+    """A hole's cards just dealt (its `step` is -1)."""
+    STEP = "step"
+    """Just after a seat's action (step `step` of the hole's log)."""
+    RESHUFFLE = "reshuffle"
+    """Just after the discard pile was shuffled into a new stock (D7)."""
+    END = "end"
+    """A hole's end: every card turned up and scored (its `step` is the hole's number of steps)."""
+
+
+def replay_html(doc: dict[str, Any], seat: int | None = None) -> str:
+    """The whole page for a log that validated (VALID or INCOMPLETE)."""
+    return render_html(replay_data(doc, seat))
+
+
+def json_for_script(data: Any) -> str:
+    """`data` as JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag, and
+    no bidirectional control (a bot's name, stderr or message) can reorder what the page shows:
+    each is shown escaped, `\\u202e`, as on the terminal (`terminal.show_bidi`)."""
+    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _bidi_shown(value: Any) -> Any:
+    """`value` with every string in it (keys too) through `show_bidi`."""
+    if isinstance(value, str):
+        return show_bidi(value)
+    if isinstance(value, dict):
+        return {_bidi_shown(k): _bidi_shown(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_bidi_shown(v) for v in value]
+    return value
+
+
+def render_html(data: dict[str, Any], template: str = "replay") -> str:
+    """The page: the template with the data inlined; `template` is `replay` or `standings`."""
+    style = _asset("viewer.css")
+    script = _asset("common.js") + "\n" + _asset(f"{template}.js")
+    # The page may run its one script and style and nothing else, and may fetch nothing: a
+    # second line of defence behind the escaping, should markup ever slip into the page.
+    csp = (
+        f"default-src 'none'; script-src '{_sha256(script)}'; style-src '{_sha256(style)}'; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+    page = _asset(f"{template}.html")
+    # The data last: whatever it contains, no marker is looked for after it is in.
+    for marker, text in (
+        ("/*CSP*/", csp),
+        ("/*STYLE*/", style),
+        ("/*SCRIPT*/", script),
+        ("/*DATA*/", json_for_script(data)),
+    ):
+        page = page.replace(marker, text, 1)
+    return page
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def _asset(name: str) -> str:
+    return resources.files("golfref.show").joinpath("viewer", name).read_text(encoding="utf-8")
+
+
+# -- the frames ----------------------------------------------------------------------------
+
+
+def replay_data(doc: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+    """The page's data: the match header and one frame per deal, step and hole end.
+
+    Raises ValueError when the seat is out of range or the log does not replay.
+    """
+    rules = rules_from_dict(doc["rules"])
+    if seat is not None and not 0 <= seat < rules.players:
+        raise ValueError(f"seat {seat} is out of range: this match has seats 0 to {rules.players - 1}")
+    return _Recorder(doc, rules, seat).run()
+
+
+class _Recorder:
+    def __init__(self, doc: dict[str, Any], rules: Rules, seat: int | None) -> None:
+        self.doc = doc
+        self.rules = rules
+        self.seat = seat
+        self.seats = list(range(rules.players)) if seat is None else [seat]
+        self.game = Game(rules)
+        self.names = [str(p.get("name", f"seat {i}")) for i, p in enumerate(doc["players"])]
+        self.frames: list[dict[str, Any]] = []
+        self.faults = [self.fault_json(f) for f in doc["faults"]]
+        self.by_request: dict[int, list[int]] = {}
+        for i, f in enumerate(doc["faults"]):
+            if f.get("request") is not None:
+                self.by_request.setdefault(f["request"], []).append(i)
+        # Every request a step answers: a fault of another request is shown at its hole's end.
+        self.requests = {s["request"] for hole in doc["holes"] for s in hole["steps"] if s.get("request") is not None}
+        self.card_ids = {c.name: i for i, c in enumerate(self.game.cards)}
+        self.disqualified: dict[int, list[int]] = {}
+        for s, p in enumerate(doc["players"]):
+            at = p.get("disqualified_at")
+            if isinstance(at, dict) and at.get("request") is not None:
+                self.disqualified.setdefault(at["request"], []).append(s)
+
+    # -- what the viewer may see --------------------------------------------------------
+
+    def shows_private(self, seat: int) -> bool:
+        """Whether the page may show `seat`'s own bot output (fault lines, messages, stderr)."""
+        return self.seat is None or self.seat == seat
+
+    def fault_json(self, f: dict[str, Any]) -> dict[str, Any]:
+        out = {"seat": f["seat"], "kind": f["kind"], "hole": f.get("hole"), "request": f.get("request")}
+        if self.shows_private(f["seat"]):
+            out["message"] = f.get("message")
+            out["line"] = f.get("line")
+        return out
+
+    def player_json(self, s: int, p: dict[str, Any]) -> dict[str, Any]:
+        program = f"built-in {p['builtin']}" if "builtin" in p else p.get("reported_name")
+        out = {
+            "seat": s,
+            "name": self.names[s],
+            "program": program,
+            "version": p.get("reported_version"),
+            "status": p.get("status"),
+            "faults": p.get("faults", 0),
+        }
+        if self.shows_private(s) and p.get("stderr"):
+            out["stderr"] = p["stderr"]
+        return out
+
+    def table(self, game: Game) -> dict[str, Any]:
+        """The table as the viewer sees it: grids, piles, the card in hand, whose turn."""
+        views = [view(game, s) for s in self.seats]
+        first = views[0]
+        grids = []
+        for g, grid in enumerate(first.grids):
+            cells: list[str | None] = []
+            for i in range(len(grid)):
+                card = next((v.grids[g][i] for v in views if v.grids[g][i] is not None), None)
+                cells.append(None if card is None else card.name)
+            grids.append(cells)
+        up = ["".join("1" if f else "0" for f in face) for face in first.face_up]
+        hand = None
+        if first.drawn_from is not None:
+            drawn = next((v.drawn for v in views if v.drawn is not None), None)
+            hand = {"card": None if drawn is None else drawn.name, "from": first.drawn_from.value}
+        return {
+            "grids": grids,
+            "up": up,
+            "stock": first.stock_size,
+            "discard": first.discard[-1].name if first.discard else None,
+            "pile": len(first.discard),
+            "hand": hand,
+            "to_move": first.to_move,
+            "decision": None if first.decision is None else first.decision.value,
+            "power": None if first.power is None else first.power.value,
+            "first_target": None if first.first_target is None else list(first.first_target),
+            "totals": list(first.totals),
+        }
+
+    def events(self, game: Game, start: int, finished: bool) -> list[dict[str, Any]]:
+        """The hole's events from `start` as the viewer sees them (the seats' knowledge merged)."""
+        return events_seen(game, self.seats, start, finished)
+
+    # -- the match -------------------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        doc, rules, game = self.doc, self.rules, self.game
+        history = iter(history_from_log(doc))
+        for h, hole in enumerate(doc["holes"]):
+            deal = next(history)
+            assert isinstance(deal, Shuffle)
+            game.apply_shuffle(deal.order)
+            self.frame(h, -1, FrameKind.DEAL, game, None, f"{hole_label(h, rules.holes)}: the deal", [])
+            mark = 0
+            ended = False
+            for t, step in enumerate(hole["steps"]):
+                event = next(history)
+                if isinstance(event, Shuffle):
+                    game.apply_shuffle(event.order)
+                    news = self.events(game, mark, False)
+                    mark = len(game.events)
+                    count = next((e["cards"] for e in news if e["event"] == "reshuffle"), 0)
+                    text = f"stock empty: {count} cards of the discard pile reshuffled into it"
+                    self.frame(h, t, FrameKind.RESHUFFLE, game, None, text, [])
+                    continue
+                assert isinstance(event, Move)
+                results = len(game.results)
+                game.apply(event.action)
+                ended = len(game.results) > results
+                table = game.last_table if ended and game.last_table is not None else game
+                news = self.events(game, mark, ended)
+                mark = len(table.events)
+                text = self.describe(event.seat, news, step)
+                self.frame(h, t, FrameKind.STEP, table, step, text, news)
+                if ended:
+                    self.end_frame(h, len(hole["steps"]), game.results[-1])
+            if not ended:
+                status = doc["status"]
+                self.frames[-1]["note"] = f"The log ends here: hole {h} was not finished (match {status})."
+        return self.header()
+
+    def frame(
+        self,
+        h: int,
+        t: int,
+        kind: FrameKind,
+        game: Game,
+        step: dict[str, Any] | None,
+        text: str,
+        news: Sequence[dict[str, Any]],
+    ) -> None:
+        frame: dict[str, Any] = {"hole": h, "step": t, "kind": kind.value, "text": text, **self.table(game)}
+        if step is not None:
+            frame["seat"] = step["seat"]
+            frame["action"] = step["action"]
+            frame["by"] = step["by"]
+            request = step.get("request")
+            if request is not None:
+                faults = self.by_request.get(request, [])
+                if faults:
+                    frame["faults"] = faults
+                if request in self.disqualified:
+                    frame["disqualified"] = self.disqualified[request]
+            targets = [ev["target"] for ev in news if ev["event"] in ("power_target", "power_peek")]
+            targets += [pair for ev in news if ev["event"] == "power_swap" for pair in ev["cards"]]
+            if targets:
+                frame["targets"] = targets
+        self.frames.append(frame)
+
+    def end_frame(self, h: int, t: int, result: HoleResult) -> None:
+        cards = self.game.cards
+        cols = self.rules.cols
+        marks = []
+        notes = []
+        for s, gs in enumerate(result.grid_scores):
+            in_block = {slot for b in gs.blocks for slot in block_slots(b, cols)}
+            cancelled = {slot for line in gs.cancelled for slot in line.slots}
+            marks.append(
+                "".join("b" if i in in_block else "c" if i in cancelled else "-" for i in range(len(gs.points)))
+            )
+            what = [str(line) for line in gs.cancelled]
+            what += [f"block at slot {b} ({self.rules.block_bonus})" for b in gs.blocks]
+            if what:
+                notes.append(f"{self.names[s]}: {', '.join(what)}")
+        how = hole_end_text(result, self.names)
+        frame: dict[str, Any] = {
+            "hole": h,
+            "step": t,
+            "kind": FrameKind.END.value,
+            "text": f"{hole_label(h, self.rules.holes)} ends: {how}; every card turned up",
+            "grids": [[cards[c].name for c in g] for g in result.grids],
+            "up": ["1" * len(g) for g in result.grids],
+            "stock": None,
+            "discard": None,
+            "pile": None,
+            "hand": None,
+            "to_move": None,
+            "decision": None,
+            "power": None,
+            "first_target": None,
+            "totals": list(result.totals),
+            "end": {
+                "how": how,
+                "marks": marks,
+                "points": [gs.total for gs in result.grid_scores],
+                "penalties": list(result.penalties),
+                "scores": list(result.scores),
+                "notes": notes,
+            },
+        }
+        late = [
+            i
+            for i, f in enumerate(self.doc["faults"])
+            if f.get("hole") == h and (f.get("request") not in self.requests)
+        ]
+        if late:
+            frame["faults"] = late
+        self.frames.append(frame)
+
+    # -- words ------------------------------------------------------------------------------
+
+    def card(self, name: str | None) -> str:
+        if name is None:
+            return "a face-down card"
+        return card_label(self.game.cards[self.card_ids[name]])
+
+    def who(self, seat: int, actor: int) -> str:
+        return "own" if seat == actor else f"{self.names[seat]}'s"
+
+    def describe(self, seat: int, news: Sequence[dict[str, Any]], step: dict[str, Any]) -> str:
+        """What one step did, in words, from the events the viewer may see."""
+        phrases = []
+        for e in news:
+            kind = e["event"]
+            if kind == "reveal":
+                verb = "flips" if self.rules.reveal is Reveal.FLIP else "peeks at"
+                phrases.append(f"{verb} slot {e['slot']}" + (f": {self.card(e['card'])}" if e["card"] else ""))
+            elif kind == "draw":
+                phrases.append(f"draws {self.card(e['card'])} from the {e['from']}")
+            elif kind == "knock":
+                phrases.append("knocks")
+            elif kind == "swap":
+                placed = self.card(e["card"])
+                phrases.append(f"puts {placed} into slot {e['slot']}, {self.card(e['discarded'])} goes to the discard")
+            elif kind == "throw":
+                phrases.append(f"throws {self.card(e['card'])} away")
+            elif kind == "flip":
+                phrases.append(f"flips slot {e['slot']}: {self.card(e['card'])}")
+            elif kind == "power":
+                phrases.append(f"throws {self.card(e['card'])} away to use its power")
+            elif kind == "power_target":
+                s, slot = e["target"]
+                phrases.append(f"chooses {self.who(s, seat)} slot {slot} as the first card to swap")
+            elif kind == "power_peek":
+                s, slot = e["target"]
+                seen = f": {self.card(e['card'])}" if e["card"] is not None else ""
+                phrases.append(f"peeks at {self.who(s, seat)} slot {slot}{seen}")
+            elif kind == "power_swap":
+                (s1, i1), (s2, i2) = e["cards"]
+                phrases.append(f"swaps {self.who(s1, seat)} slot {i1} with {self.who(s2, seat)} slot {i2}")
+        if step["action"] == "pass":
+            phrases.append("does not flip")
+        text = ", ".join(phrases) or step["action"]
+        if step["by"] == "fallback":
+            text += " (played by the fallback)"
+        return text
+
+    def header(self) -> dict[str, Any]:
+        doc, rules = self.doc, self.rules
+        return {
+            "version": DATA_VERSION,
+            "match": doc.get("match", ""),
+            "match_id": doc.get("match_id"),
+            "status": doc["status"],
+            "seat": self.seat,
+            "seed": doc.get("seed") if self.seat is None else None,
+            "rules": {
+                "rows": rules.rows,
+                "cols": rules.cols,
+                "decks": rules.decks,
+                "holes": rules.holes,
+                "summary": [", ".join(group) for group in rules_summary(rules)],
+            },
+            "players": [self.player_json(s, p) for s, p in enumerate(doc["players"])],
+            "faults": self.faults,
+            "error": doc.get("error") if self.seat is None else None,
+            "totals": doc.get("totals"),
+            "placings": doc.get("placings"),
+            "results": [
+                {"scores": list(r.scores), "totals": list(r.totals), "how": hole_end_text(r, self.names)}
+                for r in self.game.results
+            ],
+            "frames": self.frames,
+        }
+
+
+def card_label(card: Card) -> str:
+    """A card in the page's sentences: `10♥`, `K♠`, `red joker`; `#2` added for a card of the second deck."""
+    text = f"{'red' if card.suit is Suit.RED else 'black'} joker" if card.rank is Rank.JOKER else card.pretty
+    return text + (f"#{card.deck}" if card.deck > 1 else "")

@@ -1,0 +1,5 @@
+"""Tournaments: the runner, the schedule of duplicate deals, executors (local and Dask), the results
+store.
+
+May import: golfref.game, golfref.config, golfref.bots, golfref.record, golfref.match, golfref.stats.
+"""

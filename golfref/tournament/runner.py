@@ -1,0 +1,622 @@
+"""Running a tournament: the schedule, resumed from the store, played by an executor, stopped by its rules.
+
+`run_tournament` is the one entry point. It takes the tournament directory's lock,
+checks the store belongs to this config, keeps every finished match whose log still
+validates (recovering ones played but never stored, after a kill), plays the rest through
+the executor, stores each result as it comes, and stops early when the SPRT is decided or
+on a stop signal (finished matches kept, running ones interrupted).
+
+Each external bot's build (`fingerprint.build`) is taken when the tournament starts and kept
+in the store, and checked again before every match, wherever it runs: a bot whose files
+changed (another bot rewrote its program, say, without the sandbox) stops the tournament with
+`BotChanged`, finished matches kept, unless the config allows changes; then each match played
+with a changed bot stores what changed, for the summary. A resume compares the bots with the
+builds the tournament started with, so a change is noticed across runs too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import secrets
+import signal
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..bots.fingerprint import Build, build, changes
+from ..config.tournament import GateRule, TournamentConfig, config_changes
+from ..show.junit import MatchExtras, problem_seats
+from ..stats.records import DISQUALIFIED, MatchRecord
+from ..stats.sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate, sprt
+from ..stats.stats import TournamentStats, complete_deal_sets, pair_block_differences
+from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
+from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
+from .store import Store, StoredMatch
+
+__all__ = [
+    "TournamentError",
+    "BotChanged",
+    "BotChange",
+    "Progress",
+    "TournamentResult",
+    "StoredTournament",
+    "FaultedMatch",
+    "StderrTail",
+    "PlayerFaults",
+    "run_tournament",
+    "load_stored",
+    "sprt_decision",
+    "gate_result",
+    "junit_extras",
+    "fault_summary",
+    "shown_path",
+    "check_secrets",
+    "tournament_seed",
+]
+
+LOCK_NAME = ".lock"
+_LOCK_WAIT = 30.0  # s: the workers of a killed run may still be closing their matches
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+STDERR_TAIL_LINES = 20
+"""How many of a faulted bot's last stderr lines a JUnit failure quotes."""
+
+
+class TournamentError(Exception):
+    """A tournament that cannot run here: a directory holding another config, a busy directory."""
+
+
+class BotChanged(TournamentError):
+    """A bot's files changed since the tournament started (and the config does not allow it): it stops."""
+
+
+BUILDS_META = "bot_builds"
+"""The store's meta key of each external bot's build when the tournament started (JSON: name -> build or null)."""
+
+
+@dataclass(frozen=True)
+class BotChange:
+    """A bot whose files had changed when a stored match was played (`allow_bot_changes`)."""
+
+    match_index: int
+    player: str
+    change: str
+    """What changed, in a few words (`fingerprint.changes`)."""
+
+
+@dataclass
+class Progress:
+    """How far the tournament is, for a progress display."""
+
+    total: int
+    done: int
+    kept: int
+    faults: int
+    records: list[MatchRecord]
+    started: float
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """How a run ended: every stored record, what was played now, and why it stopped."""
+
+    records: tuple[MatchRecord, ...]
+    scheduled: int
+    played: int
+    kept: int
+    errors: tuple[str, ...]
+    stopped_by: str | None
+    """None (every match played), ``sprt`` (decided early) or the signal's name."""
+    directory: Path
+    seed: int
+    """The tournament's seed: the config's, or the one drawn for it (`drawn`)."""
+    drawn: bool = False
+    """Whether `seed` was drawn at random because the config names none (and is kept in the store)."""
+
+
+def shown_path(path: Path) -> str:
+    """A path for people: relative to the current directory when under it, else absolute; no `..` left in."""
+    full = path.resolve()
+    try:
+        return str(full.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(full)
+
+
+@dataclass(frozen=True)
+class StoredTournament:
+    """A tournament directory's results as its store holds them, for the tables, verdicts and reports."""
+
+    directory: Path
+    matches: tuple[StoredMatch, ...]
+    """Every stored match of the tournament's deal sets (those of deal sets beyond a lowered
+    `deal_sets` stay in the store, left out here), in schedule order."""
+    per_deal_set: int | None
+    """Matches that make a deal set whole; None when the store does not say (every match counts)."""
+    duplicate_deals: bool
+    name: str | None
+    bot_changes: tuple[BotChange, ...] = ()
+    """The stored matches' bots whose files had changed since the tournament started, in match order."""
+
+    @property
+    def records(self) -> list[MatchRecord]:
+        """Every stored match's record."""
+        return [m.record for m in self.matches]
+
+    def counted(self) -> list[MatchRecord]:
+        """The records of complete deal sets: all that the tables, the gate and the SPRT count."""
+        records = self.records
+        return records if self.per_deal_set is None else complete_deal_sets(records, self.per_deal_set)
+
+
+def load_stored(directory: Path) -> StoredTournament:
+    """The results stored in `directory`; StoreError when there are none (or they cannot be read)."""
+    with Store(directory, create=False) as store:
+        matches = store.matches()
+        deal_sets, per_set = store.meta("deal_sets"), store.meta("deal_set_matches")
+        duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
+        found = store.bot_changes()
+    if deal_sets is not None:
+        matches = [m for m in matches if m.record.deal_set < int(deal_sets)]
+    shown = {m.record.match_index for m in matches}
+    changed = tuple(BotChange(i, p, c) for i, pairs in sorted(found.items()) if i in shown for p, c in pairs)
+    return StoredTournament(
+        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name, changed
+    )
+
+
+def sprt_decision(config: TournamentConfig, records: Sequence[MatchRecord]) -> SprtResult | None:
+    """The SPRT's result on the complete deal sets so far, or None when the config has no SPRT."""
+    rule = config.sprt
+    if rule is None:
+        return None
+    complete = complete_deal_sets(records, matches_per_deal_set(config))
+    diffs = pair_block_differences(complete, rule.player, rule.baseline)
+    return sprt(diffs, SprtConfig(d0=rule.d0, d1=rule.d1, alpha=rule.alpha, beta=rule.beta))
+
+
+def gate_result(rule: GateRule | None, stats: TournamentStats) -> GateResult | None:
+    """The gate's verdict on the statistics, or None when no gate is given."""
+    if rule is None:
+        return None
+    return evaluate_gate(Gate(rule.player, rule.baseline, rule.margin, rule.confidence), stats)
+
+
+def _seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[int, str], dict[int, str]]:
+    """Per seat, from a match's log (which keeps them): its fault messages, and the last `lines` lines of
+    its bot's stderr. An unreadable log gives none."""
+    from ..record.log import LogError, read_log
+
+    try:
+        doc = read_log(path)
+    except LogError:
+        doc = {}
+    messages: dict[int, str] = {}
+    tails: dict[int, str] = {}
+    players = doc.get("players") or ()
+    for seat in seats:
+        faults = [f for f in doc.get("faults") or () if f.get("seat") == seat]
+        if faults:
+            messages[seat] = "\n".join(f"{f.get('kind')}: {f.get('message')}" for f in faults)
+        stderr = players[seat].get("stderr") if seat < len(players) else None
+        if stderr:
+            tails[seat] = "\n".join(stderr.rstrip("\n").splitlines()[-lines:])
+    return messages, tails
+
+
+def junit_extras(directory: Path, matches: Sequence[StoredMatch]) -> dict[int, MatchExtras]:
+    """Per stored match, what its JUnit test case shows beyond the record: the log, and each faulted seat's
+    fault messages and stderr tail (read from the log, which keeps them; unreadable logs give none)."""
+    extras: dict[int, MatchExtras] = {}
+    for m in matches:
+        record = m.record
+        path = directory / m.log_path
+        problems = problem_seats(record)
+        messages, tails = _seat_details(path, problems, STDERR_TAIL_LINES) if problems else ({}, {})
+        extras[record.match_index] = MatchExtras(shown_path(path), fault_messages=messages, stderr_tails=tails)
+    return extras
+
+
+_NO_START = ("start_failed", "exited")
+"""The fault kinds after which a bot's stderr usually says why it is gone: the summary quotes it."""
+
+
+@dataclass(frozen=True)
+class FaultedMatch:
+    """One match in which a player faulted: its index, its log, the faults of the player there."""
+
+    index: int
+    log_path: str
+    kinds: tuple[str, ...]
+    """The kind of each of the player's faults there, in order (all its seats of the match)."""
+    forfeited: bool
+    """Whether the player was disqualified there."""
+
+
+@dataclass(frozen=True)
+class StderrTail:
+    """The end of a bot's stderr in the first match where it failed to start or exited."""
+
+    index: int
+    log_path: str
+    kind: str
+    tail: str
+
+
+@dataclass(frozen=True)
+class PlayerFaults:
+    """One player's faults over a tournament: by kind, with the matches they happened in."""
+
+    player: str
+    played: int
+    """Matches it played (once per match, however many seats it had there, as `matches` counts them)."""
+    matches: tuple[FaultedMatch, ...]
+    stderr: StderrTail | None
+
+    @property
+    def forfeits(self) -> int:
+        """Matches it was disqualified in."""
+        return sum(m.forfeited for m in self.matches)
+
+    def counts(self) -> dict[str, int]:
+        """Faults per kind, in order of first appearance."""
+        out: dict[str, int] = {}
+        for m in self.matches:
+            for kind in m.kinds:
+                out[kind] = out.get(kind, 0) + 1
+        return out
+
+    def matches_with(self, kind: str) -> list[FaultedMatch]:
+        """The matches in which it had a fault of `kind`."""
+        return [m for m in self.matches if kind in m.kinds]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {
+            "player": self.player,
+            "matches": self.played,
+            "forfeits": self.forfeits,
+            "kinds": self.counts(),
+            "faulted_matches": [
+                {"match": m.index, "log": m.log_path, "kinds": list(m.kinds), "forfeited": m.forfeited}
+                for m in self.matches
+            ],
+            "stderr": None
+            if self.stderr is None
+            else {"match": self.stderr.index, "log": self.stderr.log_path, "kind": self.stderr.kind,
+                  "tail": self.stderr.tail},
+        }  # fmt: skip
+
+
+def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -> tuple[PlayerFaults, ...]:
+    """Per player that faulted, in order of first appearance: its faults by match, and for one that failed to
+    start or exited, the last `lines` lines of its stderr in the first such match (read from that log)."""
+    played: dict[str, int] = {}
+    faulted: dict[str, list[FaultedMatch]] = {}
+    tails: dict[str, StderrTail] = {}
+    for m in sorted(matches, key=lambda m: m.record.match_index):
+        record = m.record
+        path = directory / m.log_path
+        for name in dict.fromkeys(record.seating):
+            played[name] = played.get(name, 0) + 1
+            mine = [s for s, n in enumerate(record.seating) if n == name]
+            kinds = tuple(kind for s in mine for kind in record.fault_kinds[s])
+            forfeited = any(record.statuses[s] == DISQUALIFIED for s in mine)
+            if not kinds and not forfeited:
+                continue
+            faulted.setdefault(name, []).append(FaultedMatch(record.match_index, shown_path(path), kinds, forfeited))
+            gone = [s for s in mine if any(k in _NO_START for k in record.fault_kinds[s])]
+            if gone and name not in tails:
+                _, found = _seat_details(path, gone[:1], lines)
+                if found:
+                    kind = next(k for k in record.fault_kinds[gone[0]] if k in _NO_START)
+                    tails[name] = StderrTail(record.match_index, shown_path(path), kind, found[gone[0]])
+    return tuple(PlayerFaults(name, played[name], tuple(ms), tails.get(name)) for name, ms in faulted.items())
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold the directory's lock; forked workers inherit it, so a killed run's last workers still hold it."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, exist_ok=True)  # for the owner alone: the store keeps the seed, the logs the deals
+    try:
+        fd = os.open(directory / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as e:
+        raise TournamentError(f"{directory / LOCK_NAME}: cannot open the lock: {e.strerror or e}") from None
+    try:
+        deadline = time.monotonic() + _LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TournamentError(f"{directory}: another golfref tournament is running there") from None
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _builds_now(config: TournamentConfig) -> dict[str, Build | None]:
+    """Each external player's build now (None: its program is not there), the results folder left out."""
+    return {
+        p.name: build(p.command, p.cwd, dict(p.env), outputs=(config.results,))
+        for p in config.players
+        if p.command is not None
+    }
+
+
+def _reference(store: Store, now: dict[str, Build | None]) -> dict[str, Build | None]:
+    """The builds the tournament plays its matches with: those it started with, once a match is stored."""
+    text = store.meta(BUILDS_META)
+    if text is not None and store.matches():
+        started = json.loads(text)
+        return {
+            name: (None if started[name] is None else Build.from_json(started[name])) if name in started else found
+            for name, found in now.items()
+        }
+    store.set_meta({BUILDS_META: json.dumps({n: None if b is None else b.to_json() for n, b in now.items()})})
+    return now
+
+
+def _differences(reference: dict[str, Build | None], now: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot whose build now differs from the reference's."""
+    found = []
+    for name, was in reference.items():
+        what = None if was is None else changes(was, now.get(name))
+        if what is not None:
+            found.append((name, what))
+    return found
+
+
+_ALLOW = "allow changes with --allow-bot-changes (allow_bot_changes: true)"
+
+
+def _log_changes(doc: dict[str, Any], reference: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot whose fingerprint in a match's log is not the reference's build."""
+    found: dict[str, str] = {}
+    for player in doc.get("players") or ():
+        fp, was = player.get("fingerprint"), reference.get(player.get("name"))
+        if fp and was is not None and (fp["sha256"], fp["directory"]["sha256"]) != was.key():
+            found[player["name"]] = "its log's fingerprint is not that of the build the tournament started with"
+    return list(found.items())
+
+
+def _kept(
+    config: TournamentConfig, store: Store, specs: tuple[MatchSpec, ...], reference: dict[str, Build | None]
+) -> dict[int, MatchRecord]:
+    """The finished matches to keep: stored ones whose logs validate, and logs of finished matches never stored."""
+    from ..record.log import LogError, read_log
+    from ..record.validate import Status, validate_file
+
+    stored = {m.record.match_index: m for m in store.matches()}
+    kept: dict[int, MatchRecord] = {}
+    drop = []
+    for spec in specs:
+        path = config.results / spec.log_name
+        if not path.is_file():
+            if spec.index in stored:
+                drop.append(spec.index)
+            continue
+        report = validate_file(str(path))
+        if report.status is not Status.VALID:
+            if spec.index in stored:
+                drop.append(spec.index)
+            continue
+        try:
+            doc = read_log(path)
+        except LogError:
+            continue
+        if doc.get("seed") != spec.seed or tuple(p["name"] for p in doc["players"]) != spec.seating:
+            if spec.index in stored:
+                drop.append(spec.index)
+            continue
+        known = stored.get(spec.index)
+        if known is not None and known.digest == doc["digest"]:
+            kept[spec.index] = known.record
+            continue
+        record = record_from_log(doc, spec.index, spec.deal_set)  # played, but never stored (a kill)
+        store.put(record, spec.log_name, doc["digest"], _log_changes(doc, reference))
+        kept[spec.index] = record
+    store.delete(drop)
+    return kept
+
+
+def _sprt_done(config: TournamentConfig, records: list[MatchRecord]) -> bool:
+    result = sprt_decision(config, records)
+    return result is not None and bool(result.finished)
+
+
+class _Stop(BaseException):
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[list[int]]:
+    """The first stop signal raises `_Stop`; later ones are only noted, so the cleanup cannot be cut short."""
+    seen: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        seen.append(signum)
+        if len(seen) == 1:
+            raise _Stop(signum)
+
+    previous = {}
+    for sig in _STOP_SIGNALS:
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            previous[sig] = signal.signal(sig, handler)
+    try:
+        yield seen
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
+    sign_key: Path | None = None,
+) -> TournamentResult:
+    """Play (or resume) a tournament in `config.results`; raises TournamentError or StoreError before any match.
+
+    `sign_key`: a private key file (`golfref keygen`) that signs each log played now.
+    """
+    directory = config.results
+    check_secrets(config)
+    with _locked(directory), Store(directory) as store:
+        digest = config.digest()
+        known = store.meta("config_digest")
+        if known is not None and known != digest:
+            raise TournamentError(f"{directory} holds a tournament with another config: {_changes(store, config)} "
+                                  "(its matches would not match); give a new results directory (--results DIR)")
+        seed = tournament_seed(config, store)
+        specs = schedule(config, seed)
+        store.set_meta({
+            "seed": str(seed),
+            "config_digest": digest,
+            "config": config.canonical_json(),
+            "tournament": config.name,
+            "scheduled": str(len(specs)),
+            "deal_sets": str(config.deal_sets),
+            "deal_set_matches": str(matches_per_deal_set(config)),
+            "duplicate_deals": "true" if config.duplicate_deals else "false",
+        })  # fmt: skip
+        now = _builds_now(config)
+        reference = _reference(store, now)
+        differing = _differences(reference, now)
+        if differing and not config.allow_bot_changes:
+            said = "; ".join(f"bot {name} changed since the tournament started: {what}" for name, what in differing)
+            raise BotChanged(f"{said}; restore its files to resume the tournament in {directory}, or {_ALLOW}")
+        kept = _kept(config, store, specs, reference)
+        records = [kept[i] for i in sorted(kept)]
+        builds = tuple((name, b.key()) for name, b in reference.items() if b is not None)
+        jobs = [
+            MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key, config.name,
+                     outputs=(directory,), builds=builds, allow_bot_changes=config.allow_bot_changes)  # fmt: skip
+            for s in specs
+            if s.index not in kept
+        ]
+        progress = Progress(len(specs), len(kept), len(kept), sum(sum(r.faults) for r in records), records, 0.0)
+        progress.started = time.monotonic()
+        errors: list[str] = []
+        stopped_by: str | None = None
+        played = 0
+        if jobs and _sprt_done(config, records):
+            stopped_by, jobs = "sprt", []
+        runner = executor or LocalExecutor(workers or os.cpu_count() or 1)
+        with _stop_signals() as seen:
+            try:
+                if on_progress is not None:
+                    on_progress(progress)
+                for outcome in runner.run(jobs) if jobs else iter(()):
+                    played += _take(outcome, store, progress, errors, reference)
+                    if outcome.changed and outcome.record is None:  # not played: the tournament stops
+                        runner.stop()
+                        for other in runner.outcomes():  # matches that finish while the others stop are kept
+                            played += _take(other, store, progress, errors, reference)
+                        raise BotChanged(_stop_text(outcome, reference, len(progress.records), directory))
+                    if seen:  # a signal whose _Stop was lost (its handler ran in the pool's fork hooks)
+                        raise _Stop(seen[0])
+                    if on_progress is not None:
+                        on_progress(progress)
+                    if stopped_by is None and _sprt_done(config, progress.records):
+                        stopped_by = "sprt"
+                        runner.stop()
+            except _Stop as e:
+                stopped_by = signal.Signals(e.signum).name
+                runner.stop()
+                # Matches that finish while the others stop are kept too.
+                for outcome in runner.outcomes():
+                    played += _take(outcome, store, progress, errors, reference)
+            finally:
+                runner.close()
+            if seen and stopped_by is None:
+                stopped_by = signal.Signals(seen[0]).name
+        records = sorted(progress.records, key=lambda r: r.match_index)
+    return TournamentResult(
+        tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory, seed, config.seed is None
+    )
+
+
+def tournament_seed(config: TournamentConfig, store: Store) -> int:
+    """The seed of the tournament's deals: the config's, else the one its store keeps, else a fresh secret one.
+
+    A drawn seed comes from the operating system's randomness (`secrets`), so no one can
+    predict a deal of a tournament whose config names no seed; the store keeps it (in a
+    results directory no bot may read, `check_secrets`), so a resume plays the same deals.
+    """
+    if config.seed is not None:
+        return config.seed
+    kept = store.meta("seed")
+    return int(kept) if kept is not None else secrets.randbits(63)
+
+
+def check_secrets(config: TournamentConfig) -> None:
+    """TournamentError, before any match, for a file that would show a bot the seed: a readable config holding
+    it, or a results directory that bots may enter (its store keeps the seed, and each log its deal set's)."""
+    from ..bots.sandbox import Access, readable_by_bots
+    from ..config.match import seed_file_problem
+
+    if config.seed is not None:
+        instead = "leave it out: a secret seed is then drawn and kept in the results directory"
+        problem = seed_file_problem(config.sandbox, config.players, config.source, "the tournament's seed", instead)
+        if problem is not None:
+            raise TournamentError(problem)
+    why = readable_by_bots(config.sandbox, config.results, Access.ENTER)
+    if why is not None and any(p.command is not None for p in config.players):  # built-ins play in the referee
+        raise TournamentError(
+            f"{config.results}: the results directory, whose store holds the tournament's seed and whose logs each "
+            f"hold their deal set's: {why}; chmod 700 {config.results}"
+        )
+
+
+def _changes(store: Store, config: TournamentConfig) -> str:
+    """What differs from the config the store was made for, named by key (its canonical form is kept in meta)."""
+    before = store.meta("config")
+    changes = config_changes(json.loads(before), config.canonical()) if before else []
+    if not changes:
+        return "the keys that decide the matches differ"
+    return f"{', '.join(changes)} {'differs' if len(changes) == 1 else 'differ'}"
+
+
+def _said(outcome: MatchOutcome, reference: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot the outcome says had changed."""
+    found = []
+    for name, now in outcome.changed:
+        was = reference.get(name)
+        found.append((name, (None if was is None else changes(was, now)) or "its files changed"))
+    return found
+
+
+def _stop_text(outcome: MatchOutcome, reference: dict[str, Build | None], stored: int, directory: Path) -> str:
+    """The one line that a bot's change stops the tournament with."""
+    said = "; ".join(f"bot {name} changed during the tournament: {what}" for name, what in _said(outcome, reference))
+    kept = "1 finished match is" if stored == 1 else f"{stored} finished matches are"
+    return (f"{said} (before match {outcome.index}); {kept} kept in {directory}: restore its files and run the "
+            f"same command again to resume, or {_ALLOW}")  # fmt: skip
+
+
+def _take(
+    outcome: MatchOutcome, store: Store, progress: Progress, errors: list[str], reference: dict[str, Build | None]
+) -> int:
+    """Store one outcome (with what changed of its bots, when changes are allowed); 1 when it was a finished match."""
+    if outcome.record is None or outcome.digest is None:
+        if not outcome.interrupted:
+            errors.append(f"match {outcome.index}: {outcome.error}")
+        return 0
+    log_path = str(outcome.log_path.relative_to(store.path.parent))
+    store.put(outcome.record, log_path, outcome.digest, _said(outcome, reference))
+    progress.records.append(outcome.record)
+    progress.done += 1
+    progress.faults += sum(outcome.record.faults)
+    return 1
