@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from golfref.cli.app import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
 from golfref.config.match import TimeControl
 from golfref.game.rules import PRESETS
-from golfref.match.referee import silence_hint
+from golfref.record.faults import silence_hint
 from golfref.tools.botcheck import (
     ALL_LAYOUTS,
     STDOUT_CHECK,

@@ -30,7 +30,8 @@ from golfref.game.engine import Action, Decision, Game, Pile
 from golfref.game.rules import RevealChoice, Rules, resolve_rules
 from golfref.game.view import events_for, view
 from golfref.match import protocol
-from golfref.match.referee import FLUSH_FIXES, run_match, silence_hint
+from golfref.match.referee import run_match
+from golfref.record.faults import FLUSH_FIXES, silence_hint
 from tests.test_properties import rule_sets
 from tests.test_protocol import RULES_VALIDATOR, SCHEMA, schema_types
 
@@ -245,7 +246,7 @@ def test_ready_without_a_name_is_an_invalid_message(line: str) -> None:
 
 
 def test_the_flush_table_is_the_hints() -> None:
-    # One place holds the words (golfref.match.referee.FLUSH_FIXES): the page shows what the hint says.
+    # One place holds the words (golfref.record.faults.FLUSH_FIXES): the page shows what the hint says.
     rows = re.findall(r"^\| (\w+) \| (.+) \|$", DOC.split("| language |", 1)[1].split("\n\n", 1)[0], flags=re.M)
     assert tuple(rows) == FLUSH_FIXES
     assert all(f"{language}: {fix}" in silence_hint("ready") for language, fix in FLUSH_FIXES)

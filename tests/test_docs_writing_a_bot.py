@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from golfref.config.match import parse_config
-from golfref.match.referee import SeatStatus, run_match
+from golfref.match.referee import run_match
+from golfref.record.faults import SeatStatus
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "WRITING_A_BOT.md").read_text(encoding="utf-8")

@@ -25,7 +25,8 @@ from golfref.config.match import parse_config
 from golfref.game.engine import Game, Move, Shuffle
 from golfref.game.rules import rules_from_dict
 from golfref.game.view import events_for, view
-from golfref.match.referee import MatchInterrupted, SeatStatus, run_match
+from golfref.match.referee import MatchInterrupted, run_match
+from golfref.record.faults import SeatStatus
 from golfref.record.log import history_from_log
 from golfref.show.human_seat import HumanSeat
 

@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 from golfref.config.match import TimeControl, parse_config
-from golfref.match.referee import SeatStatus, run_match
+from golfref.match.referee import run_match
+from golfref.record.faults import SeatStatus
 from golfref.tools.botcheck import BotCommand, Outcome, check_bot
 
 pytestmark = pytest.mark.process

@@ -36,7 +36,8 @@ from golfref.config.match import ConfigError, MatchConfig, parse_config
 from golfref.game.engine import Action, Game
 from golfref.game.rules import rules_from_dict
 from golfref.game.view import events_for, view
-from golfref.match.referee import FaultKind, MatchResult, SeatStatus, run_match
+from golfref.match.referee import MatchResult, run_match
+from golfref.record.faults import FaultKind, SeatStatus
 from golfref.record.log import history_from_log, parse_log, read_log
 
 pytestmark = [
@@ -988,7 +989,7 @@ def test_on_turn_raising_another_exception_saves_an_error_log_and_propagates(tmp
 )
 def test_disqualifies_is_the_fault_policy(policy: str, kind: FaultKind, faults: int, out: bool) -> None:
     from golfref.config.match import FaultMode, FaultPolicy
-    from golfref.match.referee import disqualifies
+    from golfref.record.faults import disqualifies
 
     assert disqualifies(FaultPolicy(FaultMode(policy), "greedy", 3), kind, faults) is out
 

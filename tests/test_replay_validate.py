@@ -93,7 +93,7 @@ def test_the_schemas_fixed_values_are_the_codes() -> None:
     from golfref.game.engine import Decision, HoleEnd
     from golfref.game.policies import POLICIES
     from golfref.game.rules import PRESETS, Cancel, FlipAfterThrow, KnockPenalty, Lines, PairScope, Reveal, RevealChoice
-    from golfref.match.referee import FaultKind, SeatStatus
+    from golfref.record.faults import FaultKind, SeatStatus
     from golfref.record.log import LOG_FORMAT, SCHEMA_VERSION
 
     top, defs = SCHEMA["properties"], SCHEMA["$defs"]

@@ -9,7 +9,8 @@ import pytest
 from golfref.game.cards import Card, parse_grid
 from golfref.game.rules import Rules, resolve_rules
 from golfref.game.scoring import GridScore, score_grid
-from golfref.match.referee import FLUSH_FIXES, Fault, FaultKind, MatchResult, SeatStatus, fault_hint, silence_hint
+from golfref.match.referee import MatchResult
+from golfref.record.faults import FLUSH_FIXES, Fault, FaultKind, SeatStatus, fault_hint, silence_hint
 from golfref.show.report import STDERR_TAIL, fault_report, score_json, score_lines, standings_lines, summary_json
 
 HOSTILE = "\x1b[31mevil[bold]x[/]"
@@ -112,7 +113,7 @@ def test_several_faults_are_counted_by_kind_in_the_text_and_the_json(result: Mat
 
 
 def test_a_bot_never_heard_gets_the_flush_fix_of_each_language() -> None:
-    # The one place for these words is golfref.match.referee.FLUSH_FIXES; check-bot uses them too.
+    # The one place for these words is golfref.record.faults.FLUSH_FIXES; check-bot uses them too.
     startup = Fault(0, FaultKind.TIMEOUT, "no ready within the time limit", None, None, None, 10_100)
     hint = fault_hint(startup)
     assert hint == silence_hint("ready") and hint.startswith("no ready arrived: is each line the bot prints flushed? ")

@@ -26,7 +26,8 @@ import yaml
 from golfref.bots import sandbox
 from golfref.config.match import ConfigError, load_config, parse_config
 from golfref.config.tournament import parse_tournament
-from golfref.match.referee import FaultKind, SeatStatus, run_match
+from golfref.match.referee import run_match
+from golfref.record.faults import FaultKind, SeatStatus
 from golfref.record.validate import Status, validate_file
 
 from .conftest import BOTS, ROOT, private_to_root

@@ -538,7 +538,8 @@ def run(
     """
     from pathlib import Path
 
-    from ..match.referee import SeatStatus, run_match
+    from ..match.referee import run_match
+    from ..record.faults import SeatStatus
     from ..show.report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():

@@ -42,7 +42,7 @@ from ..files import LOG_MAX_BYTES
 from ..game.cards import deck_set
 from ..game.engine import Action, Game, IllegalAction, placings
 from ..game.rules import Rules, rules_from_dict, shown
-from ..match.referee import FaultKind, SeatStatus, disqualifies
+from .faults import FaultKind, SeatStatus, disqualifies
 from .log import (
     LOG_FORMAT,
     SCHEMA_VERSION,

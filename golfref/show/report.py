@@ -17,7 +17,8 @@ from .terminal import sanitize
 
 if TYPE_CHECKING:
     from ..game.rules import Rules
-    from ..match.referee import Fault, MatchResult
+    from ..match.referee import MatchResult
+    from ..record.faults import Fault
     from ..tournament.runner import BotChange, PlayerFaults
 
 __all__ = [
@@ -95,7 +96,7 @@ def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
 
 def summary_json(result: MatchResult) -> dict[str, Any]:
     """The machine-readable summary `golfref run --json` prints: what the text shows, faults included."""
-    from ..match.referee import fault_hint
+    from ..record.faults import fault_hint
 
     players = []
     for i, name in enumerate(result.names):
@@ -150,7 +151,7 @@ def standings_lines(result: MatchResult) -> list[str]:
 
 def fault_report(result: MatchResult) -> list[str]:
     """What a bot author needs to see of each faulted seat: its first fault's line, a hint, its stderr's tail."""
-    from ..match.referee import fault_hint
+    from ..record.faults import fault_hint
 
     lines: list[str] = []
     for seat, name in enumerate(result.names):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 __all__ = ["MatchRecord", "DISQUALIFIED"]
 
 DISQUALIFIED = "disqualified"
-"""The status of a seat a fault ended (the log's, `referee.SeatStatus.DISQUALIFIED`): it forfeited the match."""
+"""The status of a seat a fault ended (the log's, `record.faults.SeatStatus.DISQUALIFIED`): it forfeited the match."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,8 +42,9 @@ from ..game.policies import GreedyPolicy, Policy, RandomPolicy
 from ..game.rules import PRESETS, Rules, RulesError, resolve_rules
 from ..game.view import SeatView, view
 from ..match import protocol
-from ..match.referee import FaultKind, Shuffler, kind_hint
+from ..match.referee import Shuffler
 from ..match.seat_messages import EventMark, hole_end_line, request_line
+from ..record.faults import FaultKind, kind_hint
 from .driver import BotDriver, Reply, stderr_tail
 
 __all__ = [
@@ -64,7 +65,7 @@ _GAMES = 40
 """Games tried to reach a check's situation before it is given up (skipped, not failed)."""
 _NOTICE_WAIT = 0.05
 """How long a bot is watched after a hole_end for output or a crash, in seconds."""
-_EXIT_WAIT = 2.0
+EXIT_WAIT = 2.0
 """How long a bot may take to exit after goodbye and the end of its input, in seconds."""
 _STDERR_LINES = 20
 """The stderr lines a failure shows: a Python traceback or node's report of an uncaught error fits."""
@@ -773,12 +774,12 @@ class _Session:
         end_line = protocol.match_end(game.totals, game.placings(), [])
         self.last = _Sent(end_line)
         reply = self.driver.send(end_line) or self.driver.send(protocol.goodbye())
-        code = self.driver.finish(_EXIT_WAIT)
+        code = self.driver.finish(EXIT_WAIT)
         problems = self.take_unasked()
         if reply is None and problems:
             reply = problems[0]
         if reply is None and code != 0:
-            how = f"exited with code {code}" if code is not None and code > 0 else f"was still running {_EXIT_WAIT:g} s"
+            how = f"exited with code {code}" if code is not None and code > 0 else f"was still running {EXIT_WAIT:g} s"
             reply = Reply(None, FaultKind.EXITED, f"after goodbye and the end of its input the bot {how}")
         if reply is not None:
             self.fail(ends, reply, self.last)

@@ -20,8 +20,8 @@ from typing import Any
 
 from ..game.rules import rules_from_dict
 from ..match.outputs import transcript_path
-from ..match.referee import FATAL_FAULTS
 from ..match.seat_messages import SeatMessage, log_messages
+from ..record.faults import FATAL_FAULTS
 from ..record.validate import Status, validate_file
 from .driver import BotDriver, Reply, stderr_tail
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..bots.process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus
 from ..match import protocol
-from ..match.referee import _EXIT_WAIT, FaultKind  # the referee's wait for a closed bot's exit status, reported alike
+from ..record.faults import EXIT_WAIT, FaultKind  # the referee's wait for a closed bot's exit status, reported alike
 
 __all__ = ["Reply", "BotDriver", "stderr_tail"]
 
@@ -195,7 +195,7 @@ class BotDriver:
         return Reply(None, FaultKind.NOT_UTF8, "a line that is not UTF-8", result.raw)
 
     def _exit_reply(self, when: str) -> Reply:
-        code = self.bot.wait_exit(_EXIT_WAIT)
+        code = self.bot.wait_exit(EXIT_WAIT)
         if code is None:
             how = "the bot closed its stdout (or stopped reading its input) but is still running"
         elif code < 0:
