@@ -1099,7 +1099,7 @@ def _sweep_strays() -> None:
         time.sleep(0.005)
 
 
-def _libc_prctl() -> Callable[..., int] | None:
+def libc_prctl() -> Callable[..., int] | None:
     """libc's prctl (Linux only), resolved once: a forked child must not resolve symbols."""
     global _prctl, _prctl_looked_up
     if not _prctl_looked_up:
@@ -1120,7 +1120,7 @@ def _become_subreaper() -> bool:
     global _subreaper
     # Per process: the setting is not inherited across fork (a tournament worker must ask again).
     if _subreaper is None or _subreaper[0] != os.getpid():
-        prctl = _libc_prctl()
+        prctl = libc_prctl()
         _subreaper = (os.getpid(), prctl is not None and prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
     return _subreaper[1]
 
@@ -1128,14 +1128,14 @@ def _become_subreaper() -> bool:
 def _not_dumpable() -> None:
     """Make the referee not dumpable (Linux): a bot of the same user can then neither trace it nor
     read its memory, environment or open pipes through /proc. Bots get the default back at exec."""
-    prctl = _libc_prctl()
+    prctl = libc_prctl()
     if prctl is not None:
         prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _death_signal() -> Callable[[], None] | None:
     """A preexec function that has the bot's main process killed when the referee dies (Linux)."""
-    prctl = _libc_prctl()
+    prctl = libc_prctl()
     if prctl is None:
         return None
     parent = os.getpid()

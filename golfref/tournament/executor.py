@@ -281,9 +281,9 @@ def _worker_init(parent: int, stopping: Any) -> None:
     from ..match.referee import STOP_SIGNALS
 
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-    from ..bots.process import _libc_prctl
+    from ..bots.process import libc_prctl
 
-    prctl = _libc_prctl()
+    prctl = libc_prctl()
     if prctl is not None:
         prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG: the tournament's death stops this worker
     if os.getppid() != parent:  # it died before the line above took effect
