@@ -1,5 +1,6 @@
-"""The game of Golf itself: cards, rule options and presets, scoring, the engine, a seat's view and
-the built-in policies.
+"""The game of Golf itself: cards, rule options and presets, scoring, the engine, a seat's view, the
+built-in policies and the one narrator of public events (their words, for every screen).
 
-May import: nothing of golfref outside this package (the standard library only).
+May import: nothing of golfref outside this package (the standard library only; no rich: the narrator's
+words carry no styling).
 """

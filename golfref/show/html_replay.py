@@ -29,11 +29,11 @@ from typing import Any
 
 from ..game.cards import Card, Rank, Suit
 from ..game.engine import Game, HoleResult, Move, Shuffle
-from ..game.rules import Reveal, Rules, rules_from_dict
+from ..game.narrate import Narrator, Phrase, Role, reshuffle_text, rules_summary
+from ..game.rules import Rules, rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_seen, view
 from ..record.log import history_from_log
-from .pretty import hole_end_text, rules_summary
 from .terminal import hole_label, show_bidi
 
 __all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
@@ -131,6 +131,7 @@ class _Recorder:
         self.seats = list(range(rules.players)) if seat is None else [seat]
         self.game = Game(rules)
         self.names = [str(p.get("name", f"seat {i}")) for i, p in enumerate(doc["players"])]
+        self.narrator = Narrator(self.names, rules)
         self.frames: list[dict[str, Any]] = []
         self.faults = [self.fault_json(f) for f in doc["faults"]]
         self.by_request: dict[int, list[int]] = {}
@@ -226,8 +227,7 @@ class _Recorder:
                     news = self.events(game, mark, False)
                     mark = len(game.events)
                     count = next((e["cards"] for e in news if e["event"] == "reshuffle"), 0)
-                    text = f"stock empty: {count} cards of the discard pile reshuffled into it"
-                    self.frame(h, t, FrameKind.RESHUFFLE, game, None, text, [])
+                    self.frame(h, t, FrameKind.RESHUFFLE, game, None, reshuffle_text(count), [])
                     continue
                 assert isinstance(event, Move)
                 results = len(game.results)
@@ -277,18 +277,14 @@ class _Recorder:
         cards = self.game.cards
         cols = self.rules.cols
         marks = []
-        notes = []
-        for s, gs in enumerate(result.grid_scores):
+        for gs in result.grid_scores:
             in_block = {slot for b in gs.blocks for slot in block_slots(b, cols)}
             cancelled = {slot for line in gs.cancelled for slot in line.slots}
             marks.append(
                 "".join("b" if i in in_block else "c" if i in cancelled else "-" for i in range(len(gs.points)))
             )
-            what = [str(line) for line in gs.cancelled]
-            what += [f"block at slot {b} ({self.rules.block_bonus})" for b in gs.blocks]
-            if what:
-                notes.append(f"{self.names[s]}: {', '.join(what)}")
-        how = hole_end_text(result, self.names)
+        notes = self.narrator.score_notes(result)
+        how = self.narrator.result(result)
         frame: dict[str, Any] = {
             "hole": h,
             "step": t,
@@ -330,46 +326,19 @@ class _Recorder:
             return "a face-down card"
         return card_label(self.game.cards[self.card_ids[name]])
 
-    def who(self, seat: int, actor: int) -> str:
-        return "own" if seat == actor else f"{self.names[seat]}'s"
-
     def describe(self, seat: int, news: Sequence[dict[str, Any]], step: dict[str, Any]) -> str:
-        """What one step did, in words, from the events the viewer may see."""
-        phrases = []
-        for e in news:
-            kind = e["event"]
-            if kind == "reveal":
-                verb = "flips" if self.rules.reveal is Reveal.FLIP else "peeks at"
-                phrases.append(f"{verb} slot {e['slot']}" + (f": {self.card(e['card'])}" if e["card"] else ""))
-            elif kind == "draw":
-                phrases.append(f"draws {self.card(e['card'])} from the {e['from']}")
-            elif kind == "knock":
-                phrases.append("knocks")
-            elif kind == "swap":
-                placed = self.card(e["card"])
-                phrases.append(f"puts {placed} into slot {e['slot']}, {self.card(e['discarded'])} goes to the discard")
-            elif kind == "throw":
-                phrases.append(f"throws {self.card(e['card'])} away")
-            elif kind == "flip":
-                phrases.append(f"flips slot {e['slot']}: {self.card(e['card'])}")
-            elif kind == "power":
-                phrases.append(f"throws {self.card(e['card'])} away to use its power")
-            elif kind == "power_target":
-                s, slot = e["target"]
-                phrases.append(f"chooses {self.who(s, seat)} slot {slot} as the first card to swap")
-            elif kind == "power_peek":
-                s, slot = e["target"]
-                seen = f": {self.card(e['card'])}" if e["card"] is not None else ""
-                phrases.append(f"peeks at {self.who(s, seat)} slot {slot}{seen}")
-            elif kind == "power_swap":
-                (s1, i1), (s2, i2) = e["cards"]
-                phrases.append(f"swaps {self.who(s1, seat)} slot {i1} with {self.who(s2, seat)} slot {i2}")
-        if step["action"] == "pass":
-            phrases.append("does not flip")
-        text = ", ".join(phrases) or step["action"]
-        if step["by"] == "fallback":
-            text += " (played by the fallback)"
-        return text
+        """What one step did, in words (the narrator's), from the events the viewer may see."""
+        return self.say(self.narrator.step(seat, news, step["action"], step["by"]))
+
+    def say(self, phrase: Phrase) -> str:
+        """A phrase of the narrator as the page writes it: a card by its label, `a face-down card` unseen."""
+        out = []
+        for text, role in phrase:
+            if role is Role.CARD:
+                out.append(self.card(text))
+            else:
+                out.append(text or "")
+        return "".join(out)
 
     def header(self) -> dict[str, Any]:
         doc, rules = self.doc, self.rules
@@ -393,7 +362,7 @@ class _Recorder:
             "totals": doc.get("totals"),
             "placings": doc.get("placings"),
             "results": [
-                {"scores": list(r.scores), "totals": list(r.totals), "how": hole_end_text(r, self.names)}
+                {"scores": list(r.scores), "totals": list(r.totals), "how": self.narrator.result(r)}
                 for r in self.game.results
             ],
             "frames": self.frames,

@@ -32,7 +32,8 @@ from rich.style import Style
 
 from ..game.cards import Card, Rank, Suit
 from ..game.engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
-from ..game.rules import Cancel, KnockPenalty, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
+from ..game.narrate import Narrator, Phrase, Role, reshuffle_text, rules_summary
+from ..game.rules import Rules, rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_for, events_seen, view
 from ..record.log import history_from_log
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-__all__ = ["render_match", "rules_summary", "hole_end_text"]
+__all__ = ["render_match", "SeatScreen"]
 
 DEFAULT_WIDTH = 100
 """Columns when the caller names none (output to a file or a pipe)."""
@@ -66,14 +67,6 @@ _COLOR_SYSTEM: Final = "standard"
 _COLORS = ColorSystem[_COLOR_SYSTEM.upper()]
 _ESC = "\x1b"  # only rich's own styles put one in a line: bot text is sanitized first
 
-_END_TEXT = {
-    HoleEnd.CLOSED: "closed by {ender}",
-    HoleEnd.KNOCKED: "knocked by {ender}",
-    HoleEnd.STOCK_EXHAUSTED: "stock exhausted",
-    HoleEnd.TURN_LIMIT: "turn limit",
-}
-
-
 def render_match(
     doc: dict[str, Any],
     *,
@@ -94,51 +87,6 @@ def render_match(
     """
     printer = _Printer(doc, seat=seat, color=color, ascii_only=ascii_only, width=width, compact=compact)
     return printer.render(hole=hole, summary=summary)
-
-
-def rules_summary(r: Rules) -> list[list[str]]:
-    """The rules in words, in three groups: the table, the play, the scoring."""
-    decks = f"{r.decks} deck{'s' if r.decks != 1 else ''}"
-    first = [
-        f"{r.preset}",
-        r.layout,
-        decks,
-        f"{r.holes} hole{'s' if r.holes != 1 else ''}",
-        f"turn limit {r.turn_limit}",
-    ]
-    chooser = "fixed slots" if r.reveal_choice is RevealChoice.FIXED else "players choose"
-    how = "peeked" if r.reveal is Reveal.PEEK else "flipped"
-    reveal = f"{r.reveal_count} {how}, {chooser}" if r.reveal_count else "none"
-    second = [
-        f"reveal {reveal}",
-        f"swaps face {'up' if r.swap_face_up else 'down'}",
-        {"none": "no flip", "may": "may flip", "must": "must flip"}[r.flip_after_throw.value] + " after a throw",
-    ]
-    if r.knocking:
-        penalty = "double" if r.knock_penalty is KnockPenalty.DOUBLE else f"+{r.knock_penalty}"
-        second.append(f"knocking ({penalty})")
-    if r.cancel is Cancel.LINE:
-        lines = {
-            Lines.COLUMNS: "columns",
-            Lines.ROWS: "columns and rows",
-            Lines.DIAGONALS: "columns, rows and diagonals",
-        }
-        cancel = f"whole {lines[r.lines]} cancel"
-    else:
-        scope = {PairScope.COLUMNS: "in columns", PairScope.ROWS: "in columns and rows", PairScope.GRID: "anywhere"}
-        cancel = f"pairs cancel {scope[r.pair_scope]}"
-    third = [cancel, f"twos {r.twos:+d}", f"J/Q {r.jack_value}/{r.queen_value}"]
-    third.append("jokers off" if r.jokers is None else f"jokers {r.jokers:+d}")
-    if r.block_bonus is not None:
-        third.append(f"blocks {r.block_bonus}")
-    third.append("card powers" if r.card_powers else "no card powers")
-    return [first, second, third]
-
-
-def hole_end_text(result: HoleResult, names: Sequence[str]) -> str:
-    """How a hole ended, in words: `closed by alice`, `stock exhausted`."""
-    ender = names[result.ender] if result.ender is not None else ""
-    return _END_TEXT[result.end].format(ender=ender)
 
 
 # -- text helpers ---------------------------------------------------------------------
@@ -288,6 +236,7 @@ class _Printer:
             for i, p in enumerate(players[: self.players])
         ]
         self.names += [f"seat {i}" for i in range(len(self.names), self.players)]
+        self.narrator = Narrator(self.names, self.rules)
         self.name_width = max(_width(n) for n in self.names)
         self.text_indent = 4 + self.name_width + 2  # where a turn's text starts: "  7 alice  ..."
         self.game = Game(self.rules)
@@ -550,8 +499,7 @@ class _Printer:
                 game.apply_shuffle(ev.order)
                 count = next((e["cards"] for e in self.events(game, mark) if e["event"] == "reshuffle"), 0)
                 mark = len(game.events)
-                text = f"stock empty: {count} cards of the discard pile reshuffled into it"
-                out += self.block(self.wrap(" " * self.text_indent, [text]), [])
+                out += self.block(self.wrap(" " * self.text_indent, [reshuffle_text(count)]), [])
                 i += 1
                 continue
             closer = game.closer
@@ -769,62 +717,31 @@ class _Printer:
 
     # -- turn text -------------------------------------------------------------------
 
-    def who(self, seat: int, actor: int) -> str:
-        return "own" if seat == actor else f"{self.names[seat]}'s"
-
     def turn_text(self, turn: _Turn) -> list[str]:
-        """The phrases that tell one turn, from the events the viewer may see."""
-        seat = turn.seat
-        evs = turn.events
-        arrow = self.g.arrow
-        if turn.reveal:
-            slots = [e for e in evs if e["event"] == "reveal"]
-            verb = "flips" if self.rules.reveal is Reveal.FLIP else "peeks at"
-            which = ", ".join(str(e["slot"]) for e in slots)
-            text = f"{verb} slot{'s' if len(slots) != 1 else ''} {which}"
-            if any(e["card"] is not None for e in slots):
-                text += ": " + " ".join(self.card_name(e["card"]) for e in slots)
-            return [text]
-        phrases: list[str] = []
-        draw = next((e for e in evs if e["event"] == "draw"), None)
-        shown = None
-        if draw is not None:
-            shown = draw["card"]
-            for e in evs:  # the card drawn, once a later event shows it
-                if shown is None and e["event"] in ("swap", "throw", "power") and e.get("card") is not None:
-                    shown = e["card"]
-        source = draw["from"] if draw is not None else ""
-        for e in evs:
-            kind = e["event"]
-            if kind == "knock":
-                phrases.append("knocks")
-            elif kind == "swap":
-                down = "" if self.rules.swap_face_up else " face down"
-                phrases.append(f"{source} {self.card_name(shown)} {arrow} slot {e['slot']}{down}")
-                phrases.append(f"{self.card_name(e['discarded'])} out")
-            elif kind == "throw":
-                phrases.append(f"{source} {self.card_name(shown)} thrown")
-            elif kind == "flip":
-                phrases.append(f"flips slot {e['slot']}: {self.card_name(e['card'])}")
-            elif kind == "power":
-                phrases.append(f"{source} {self.card_name(shown)} power")
-            elif kind == "power_peek":
-                s, slot = e["target"]
-                peek = f"peeks at {self.who(s, seat)} slot {slot}"
-                phrases.append(peek + (f": {self.card_name(e['card'])}" if e["card"] is not None else ""))
-            elif kind == "power_swap":
-                (s1, i1), (s2, i2) = e["cards"]
-                phrases.append(f"swaps {self.who(s1, seat)} {i1} {self.g.swap} {self.who(s2, seat)} {i2}")
-        if any(s.get("action") == "pass" for s in turn.steps):
-            phrases.append("no flip")
-        if draw is not None and not phrases:
-            phrases.append(f"{source} {self.card_name(shown)}")  # a turn cut short by the end of the log
-        if turn.closes:
-            phrases.append("closes")
-        phrases = phrases or ["(nothing)"]
-        if any(s.get("by") == "fallback" for s in turn.steps):
-            phrases[-1] += " [fallback]"
-        return phrases
+        """The phrases that tell one turn, from the events the viewer may see (the narrator's words)."""
+        phrases = self.narrator.turn(
+            turn.seat,
+            turn.events,
+            reveal=turn.reveal,
+            passed=any(s.get("action") == "pass" for s in turn.steps),
+            closes=turn.closes,
+            fallback=any(s.get("by") == "fallback" for s in turn.steps),
+        )
+        return [self.say(phrase) for phrase in phrases]
+
+    def say(self, phrase: Phrase) -> str:
+        """A phrase of the narrator as printed: its cards coloured, its arrows in the glyphs (ASCII when asked)."""
+        out = []
+        for text, role in phrase:
+            if role is Role.CARD:
+                out.append(self.card_name(text))
+            elif role is Role.ARROW:
+                out.append(self.g.arrow)
+            elif role is Role.EXCHANGE:
+                out.append(self.g.swap)
+            else:
+                out.append(text or "")
+        return "".join(out)
 
     def fault_lines(self, fault: dict[str, Any], indent: int, with_name: bool = False) -> list[str]:
         seat = fault.get("seat")
@@ -845,7 +762,7 @@ class _Printer:
 
     def hole_end(self, result: HoleResult) -> list[str]:
         g = self.g
-        how = hole_end_text(result, self.names)
+        how = self.narrator.result(result)
         cards = self.game.cards
         cols, rows = self.rules.cols, self.rules.rows
         grid_rows: dict[int, list[str]] = {}
@@ -880,12 +797,7 @@ class _Printer:
                 out += _fill(f"{label}: ", pairs, ", ", _width(label) + 2, self.width)
             else:
                 out.append((_pad(label, self.left_width) + " " + numbers(values)).rstrip())
-        notes = []
-        for s, gs in enumerate(result.grid_scores):
-            what = [str(line) for line in gs.cancelled]
-            what += [f"block at slot {b} ({self.rules.block_bonus})" for b in gs.blocks]
-            if what:
-                notes.append(f"{self.names[s]}: {', '.join(what)}")
+        notes = self.narrator.score_notes(result)
         if notes:
             out += _fill("    cancelled: ", notes, "; ", 6, self.width)
         return out
@@ -898,8 +810,7 @@ class _Printer:
         for r in results:
             if hole is not None and r.hole != hole:
                 continue
-            ender = self.names[r.ender] if r.ender is not None else ""
-            end = _END_TEXT[r.end].format(ender=ender)
+            end = self.narrator.result(r)
             penalties = [f"+{p} {self.names[s]}" for s, p in enumerate(r.penalties) if p]
             if penalties:
                 end += f" (knock penalty {', '.join(penalties)})"
@@ -1004,8 +915,7 @@ class SeatScreen:
             if kind == "reshuffle":
                 flush()
                 turn = None
-                text = f"stock empty: {e.get('cards')} cards of the discard pile reshuffled into it"
-                out.extend(p.wrap(" " * p.text_indent, [text]))
+                out.extend(p.wrap(" " * p.text_indent, [reshuffle_text(e["cards"])]))
                 continue
             seat: int = e["seat"]  # every event but a reshuffle has its seat
             reveal = kind == "reveal"
@@ -1040,7 +950,7 @@ class SeatScreen:
         p = self._p
         out = self.events(message.get("events", []))
         ender = message.get("ender")
-        how = _END_TEXT[HoleEnd(message["end"])].format(ender=p.names[ender] if ender is not None else "")
+        how = p.narrator.hole_end(HoleEnd(message["end"]), ender)
         rows = {
             s: [
                 "".join(p.cell(self._cards[g[r * p.rules.cols + c]], True) for c in range(p.rules.cols))
