@@ -34,7 +34,7 @@ from golfref.game.scoring import score_grid
 from golfref.game.view import known_to
 from golfref.match.referee import run_match
 from golfref.record.log import LogBuilder, compute_digest, history_from_log
-from golfref.show import pretty
+from golfref.show import pretty, screen
 from tests.conftest import ROOT, TESTS
 
 GOLDEN = TESTS / "golden_pretty"
@@ -411,10 +411,10 @@ def test_rich_markup_in_bot_text_prints_literally() -> None:
 def test_colour_is_closed_and_reopened_where_a_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")  # the caller decided on colour already
     monkeypatch.setenv("TERM", "dumb")
-    pretty._console.cache_clear()
-    red = pretty._RED.render("abcdef", color_system=pretty._COLORS)
-    assert pretty._chop("xy" + red + "z", 4) == ["xy\x1b[31mab\x1b[0m", "\x1b[31mcdef\x1b[0m", "z"]
-    assert pretty._chop("ab中cd", 3) == ["ab", "中c", "d"]
+    screen._console.cache_clear()
+    red = screen.RED.render("abcdef", color_system=screen.COLORS)
+    assert screen.chop("xy" + red + "z", 4) == ["xy\x1b[31mab\x1b[0m", "\x1b[31mcdef\x1b[0m", "z"]
+    assert screen.chop("ab中cd", 3) == ["ab", "中c", "d"]
 
 
 @pytest.mark.parametrize("name", ["a\u034fb", "नमस्ते", "中文名字", "e\u0301toile"])
@@ -502,7 +502,7 @@ def test_reshuffles_are_told() -> None:
     count = sum(1 for h in doc["holes"] for s in h["steps"] if "reshuffle" in s)
     assert count and text.count("stock empty: ") == count
     # Five 3x3 grids do not fit beside the turn text: they go under it, within 100 columns.
-    assert max(pretty._width(line) for line in text.splitlines()) <= 100
+    assert max(screen.columns(line) for line in text.splitlines()) <= 100
 
 
 def test_fallback_and_faults_are_shown_at_their_turn() -> None:
@@ -558,7 +558,7 @@ def test_a_fault_shows_at_its_request_whatever_hole_it_names(named_hole: int | N
 def test_lines_fit_in_100_columns(name: str) -> None:
     for options in MODES:
         lines = pretty.render_match(log_for(name), **options)
-        wide = [line for line in lines if pretty._width(line) > 100]
+        wide = [line for line in lines if screen.columns(line) > 100]
         assert not wide, f"{options}: {wide[:2]}"
 
 
@@ -593,14 +593,14 @@ WIDTH_MODES: list[dict[str, Any]] = [
 def overlong(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Lines the layout made wider than asked, which the printer's last guard then had to cut."""
     found: list[str] = []
-    guard = pretty._fit
+    guard = pretty.fit
 
     def fit(line: str, cols: int) -> list[str]:
-        if pretty._width(line) > cols:
+        if screen.columns(line) > cols:
             found.append(line)
         return guard(line, cols)
 
-    monkeypatch.setattr(pretty, "_fit", fit)
+    monkeypatch.setattr(pretty, "fit", fit)
     return found
 
 
@@ -611,7 +611,7 @@ def test_every_sample_log_fits_the_width_in_every_mode(path: Path, width: int, m
     cut = overlong(monkeypatch)
     for options in WIDTH_MODES:
         lines = pretty.render_match(doc, width=width, **options)
-        wide = [line for line in lines if pretty._width(line) > width]
+        wide = [line for line in lines if screen.columns(line) > width]
         assert not wide, f"{options}: {wide[:2]}"
     # The layout itself keeps within the width; cutting a line is only a last resort.
     assert not cut, cut[:2]
@@ -622,7 +622,7 @@ def test_scenarios_fit_the_narrowest_width(name: str, monkeypatch: pytest.Monkey
     cut = overlong(monkeypatch)
     for options in WIDTH_MODES:
         lines = pretty.render_match(log_for(name), width=pretty.MIN_WIDTH, **options)
-        assert max(pretty._width(line) for line in lines) <= pretty.MIN_WIDTH, options
+        assert max(screen.columns(line) for line in lines) <= pretty.MIN_WIDTH, options
     assert not cut, cut[:2]
 
 
@@ -649,7 +649,7 @@ def test_text_of_any_length_is_kept_within_the_width() -> None:
     for width in (50, 60, 80):
         for options in WIDTH_MODES:
             lines = pretty.render_match(doc, width=width, **options)
-            assert max(pretty._width(line) for line in lines) <= width, options
+            assert max(screen.columns(line) for line in lines) <= width, options
     text = "\n".join(pretty.render_match(doc, width=60))
     assert text.count("y") >= 400  # the fault's message is wrapped, not cut
 

@@ -2,7 +2,7 @@
 
 The human seat gets exactly the messages a bot in its seat would get (the request with
 its view, events and legal choices; hole_end; match_end), built by the referee through
-the one gate, and draws only from them (`pretty.SeatScreen`): it cannot show a card the
+the one gate, and draws only from them (`screen.SeatScreen`): it cannot show a card the
 seat has not seen. It numbers the legal choices and reads one line per decision: the
 number, or the choice as the protocol writes it (`swap:2`); anything else is asked again
 with a one-line reason.
@@ -24,7 +24,7 @@ from ..game.rules import Rules
 from .terminal import sanitize
 
 if TYPE_CHECKING:
-    from .pretty import SeatScreen
+    from .screen import SeatScreen
 
 __all__ = ["Clock", "HumanSeat", "SeatLeft"]
 
@@ -64,7 +64,7 @@ class HumanSeat:
     ) -> None:
         # Imported here: the referee imports this module, and only a match with a person in
         # it needs rich's drawing.
-        from .pretty import DEFAULT_WIDTH, SeatScreen
+        from .screen import DEFAULT_WIDTH, SeatScreen
 
         self.screen: SeatScreen = SeatScreen(
             rules, names, seat, color=color, ascii_only=ascii_only, width=DEFAULT_WIDTH if width is None else width

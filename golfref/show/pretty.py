@@ -11,61 +11,35 @@ and `view.events_for`:
   any seat has seen it (a stock draw, a peek, a face-down swap); a face-down card nobody
   has seen stays a back until the hole ends.
 
+The printer is a `screen.Screen` (the layout, the cards, the grids, turns in the narrator's
+words) that replays a log: the header, each hole, the summary and the standings are here.
 Text a bot controls (names, reported program names and versions, fault messages and the
 offending lines) goes through `terminal.sanitize`, so no escape sequence in a log reaches
 the terminal. With `ascii_only` every character printed is ASCII; without `color` no
-escape sequence at all is printed. Colours are rich styles and every width is rich's cell
-width; no text is ever read as rich markup, so `[bold]` in a bot's name prints as written.
+escape sequence at all is printed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cache
-from itertools import zip_longest
-from typing import TYPE_CHECKING, Any, Final
-
-from rich.cells import cell_len
-from rich.color import ColorSystem
-from rich.style import Style
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..game.cards import Card, Rank, Suit
-from ..game.engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
-from ..game.narrate import Narrator, Phrase, Role, reshuffle_text, rules_summary
+from ..game.engine import Decision, Game, GameError, HoleResult, Move, Shuffle, placings
+from ..game.narrate import reshuffle_text, rules_summary
 from ..game.rules import Rules, rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_for, events_seen, view
 from ..record.log import history_from_log
-from .terminal import hole_label, sanitize
+from .screen import BOLD, DEFAULT_WIDTH, DIM, MIN_WIDTH, Screen, Turn, check_width, columns, fill, fit, pad
+from .terminal import hole_label
 
-if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.text import Text
+__all__ = ["DEFAULT_WIDTH", "MIN_WIDTH", "render_match"]
 
-__all__ = ["render_match", "SeatScreen"]
-
-DEFAULT_WIDTH = 100
-"""Columns when the caller names none (output to a file or a pipe)."""
-MIN_WIDTH = 50
-"""The narrowest output the layout is made for: a name, a turn's text and one grid."""
-_NAME_WIDTH = 12
-_LEFT_MAX = 52  # the turn-text column: wide enough for most turns on one line
-_LEFT_MIN = 34
-_STACK_INDENT = "    "  # the grids under the turn text, when they are too wide to sit beside it
-_LABEL = 3  # the widest card label: "10♥"; a card of a second deck adds "#2"
 _FAULT_LINE_KEEP = 72
-_COMPACT_RULE = 72  # the hole headers of the compact mode, which has no grids to span
-
 _SEVEN = Card(Rank.SEVEN, Suit.SPADES)  # the legend's example cards
 _SEVEN_OF_DECK_2 = Card(Rank.SEVEN, Suit.SPADES, 2)
-# Colours are rich styles, rendered in the 8 standard colours every terminal has.
-_RED = Style(color="red")
-_BOLD = Style(bold=True)
-_DIM = Style(dim=True)
-_COLOR_SYSTEM: Final = "standard"
-_COLORS = ColorSystem[_COLOR_SYSTEM.upper()]
-_ESC = "\x1b"  # only rich's own styles put one in a line: bot text is sanitized first
+
 
 def render_match(
     doc: dict[str, Any],
@@ -89,120 +63,9 @@ def render_match(
     return printer.render(hole=hole, summary=summary)
 
 
-# -- text helpers ---------------------------------------------------------------------
+class _Printer(Screen):
+    """A logged match on a terminal: the log replayed through the engine, hole by hole, and its summary."""
 
-
-def _width(text: str) -> int:
-    """Columns `text` takes on a terminal (rich's cell widths), its colours left out."""
-    if _ESC in text:
-        from rich.text import Text
-
-        text = Text.from_ansi(text).plain
-    return cell_len(text)
-
-
-def _chop(text: str, cols: int) -> list[str]:
-    """`text` cut into pieces of at most `cols` columns; a colour open at a cut is closed and reopened."""
-    styled = None
-    if _ESC in text:
-        from rich.text import Text
-
-        styled = Text.from_ansi(text)
-        text = styled.plain
-    cuts: list[int] = []
-    used = 0
-    for i, ch in enumerate(text):
-        w = cell_len(ch)
-        if used + w > cols and used:
-            cuts.append(i)
-            used = 0
-        used += w
-    if styled is None:
-        return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    return [_render(piece) for piece in styled.divide(cuts)]
-
-
-def _render(text: Text) -> str:
-    """A rich `Text` as the characters a terminal is sent: rich's own rendering, without wrapping."""
-    console = _console()
-    with console.capture() as captured:
-        console.print(text, end="", soft_wrap=True)
-    return captured.get()
-
-
-@cache
-def _console() -> Console:
-    from rich.console import Console
-
-    # Whether to colour is decided before (`color`): NO_COLOR or TERM are not read again here.
-    return Console(color_system=_COLOR_SYSTEM, force_terminal=True, no_color=False, legacy_windows=False)
-
-
-def _fill(head: str, parts: Sequence[str], sep: str, indent: int, cols: int) -> list[str]:
-    """`head` then `parts` joined by `sep`, wrapped to `cols` columns with a hanging indent.
-
-    A part too long for a line of its own is cut across lines.
-    """
-    lines = [head]
-    for i, part in enumerate(parts):
-        piece = part + (sep.rstrip() if i < len(parts) - 1 else "")
-        gap = "" if lines[-1] == head else " " * (len(sep) - len(sep.rstrip()))
-        if lines[-1] != head and _width(lines[-1]) + len(gap) + _width(piece) > cols:
-            lines.append(" " * indent + piece)
-        else:
-            lines[-1] += gap + piece
-        while _width(lines[-1]) > cols:
-            first, *rest = _chop(lines[-1], cols)
-            lines[-1] = first
-            lines.append(" " * (indent if cols - indent >= 10 else 0) + "".join(rest))
-    return lines
-
-
-def _fit(line: str, cols: int) -> list[str]:
-    """A line as it may be printed: cut across lines when it is wider than `cols`.
-
-    The layout keeps its own lines within the width; this is the last guard for text of
-    unforeseen length, so that no line ever wraps on the terminal.
-    """
-    if _width(line) <= cols:
-        return [line]
-    return [piece.rstrip() for piece in _chop(line, cols)]
-
-
-def _pad(text: str, cols: int, right: bool = False) -> str:
-    fill = " " * max(0, cols - _width(text))
-    return fill + text if right else text + fill
-
-
-@dataclass(frozen=True)
-class _Glyphs:
-    back: str
-    arrow: str
-    swap: str
-    dot: str
-    bar: str
-    rule: str
-    more: str
-    cancelled: str
-    block: str
-
-
-_UNICODE = _Glyphs(back="░░", arrow="→", swap="↔", dot="·", bar="│", rule="━", more="…", cancelled="=", block="+")
-_ASCII = _Glyphs(back="##", arrow="->", swap="<->", dot="-", bar="|", rule="=", more="~", cancelled="=", block="+")
-
-
-@dataclass
-class _Turn:
-    """One turn (or one seat's start-of-hole reveals) as printed."""
-
-    seat: int
-    steps: list[dict[str, Any]]
-    events: list[dict[str, Any]]
-    reveal: bool
-    closes: bool = False
-
-
-class _Printer:
     def __init__(
         self,
         doc: dict[str, Any],
@@ -213,34 +76,16 @@ class _Printer:
         width: int = DEFAULT_WIDTH,
         compact: bool = False,
     ) -> None:
-        if not (isinstance(width, int) and width >= MIN_WIDTH):
-            raise ValueError(f"width {width} is too narrow: the match needs at least {MIN_WIDTH} columns")
-        self.width = width
-        self.compact = compact
+        check_width(width)
         self.doc = doc
         try:
-            self.rules: Rules = rules_from_dict(doc["rules"])
+            rules: Rules = rules_from_dict(doc["rules"])
             self.history = history_from_log(doc)
         except (KeyError, TypeError, ValueError) as e:
             raise ValueError(f"the log cannot be printed: {e}") from None
-        self.players = self.rules.players
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-            raise ValueError(f"seat {seat} is out of range: this match has seats 0 to {self.players - 1}")
-        self.seat = seat
-        self.color = color
-        self.ascii = ascii_only
-        self.g = _ASCII if ascii_only else _UNICODE
         players = doc.get("players") or []
-        self.names = [
-            self.text(p.get("name", f"seat {i}"), _NAME_WIDTH) if isinstance(p, dict) else f"seat {i}"
-            for i, p in enumerate(players[: self.players])
-        ]
-        self.names += [f"seat {i}" for i in range(len(self.names), self.players)]
-        self.narrator = Narrator(self.names, self.rules)
-        self.name_width = max(_width(n) for n in self.names)
-        self.text_indent = 4 + self.name_width + 2  # where a turn's text starts: "  7 alice  ..."
-        self.game = Game(self.rules)
-        self.card_ids = {str(c): i for i, c in enumerate(self.game.cards)}
+        names = [p.get("name", f"seat {i}") if isinstance(p, dict) else f"seat {i}" for i, p in enumerate(players)]
+        super().__init__(rules, names, seat=seat, color=color, ascii_only=ascii_only, width=width, compact=compact)
         self.faults: list[dict[str, Any]] = [f for f in doc.get("faults") or [] if isinstance(f, dict)]
         # A fault is shown at the step of its request (request ids are unique in a match),
         # whatever hole it names; one without a known request at the end of its hole, or
@@ -251,110 +96,7 @@ class _Printer:
             for step in (hole.get("steps") or [])
             if step.get("request") is not None
         }
-        # Called with the game as it stands and the lines printed for that moment; tests
-        # use it to check that a seat's view shows nothing the seat could not see.
-        self.tap: Callable[[Game, list[str]], None] | None = None
-        # Cards of a second deck carry its number ("K♥#2"), so every cell of such a match is wider.
-        self.label_width = _LABEL + (2 if self.rules.decks > 1 else 0)
-        self.cell_width = self.label_width + 2  # one grid cell: " 10♥ ", "[10♥]", "  ░░ "
-        self.grid_width = self.cell_width * self.rules.cols
-        self.panel_width = self.players * self.grid_width + (self.players - 1)
-        self.left_width = min(_LEFT_MAX, width - self.panel_width - 1)
-        self.stacked = compact or self.left_width < _LEFT_MIN
-        # Seats whose grids fit side by side; with more, they go in bands of seats, and each
-        # turn shows only the grids it changed.
-        self.band = self.players
-        if self.stacked:
-            room = width - len(_STACK_INDENT) + 1
-            fit = max(1, room // (self.grid_width + 1))
-            bands = -(-self.players // fit)
-            self.band = -(-self.players // bands)  # bands of even size: 4 + 4, not 6 + 2
-            self.panel_width = self.band * self.grid_width + (self.band - 1)
-            self.left_width = width  # the turn text has whole lines to itself
-        self.banded = self.band < self.players
         self._compact_notes: dict[int, dict[Any, list[str]]] = {}
-
-    # -- text ----------------------------------------------------------------------
-
-    def text(self, value: Any, cols: int | None = None) -> str:
-        """Text a bot or a config controls, safe for the terminal (and ASCII when asked).
-
-        With `cols`, cut to that many columns, never inside the escape of one character.
-        """
-        raw = value if isinstance(value, str) else str(value)
-        out = self._safe(raw)
-        if cols is None or _width(out) <= cols:
-            return out
-        pieces = []
-        used = 0
-        for ch in raw:
-            piece = self._safe(ch)
-            if used + _width(piece) > cols - 1:
-                break
-            pieces.append(piece)
-            used += _width(piece)
-        return "".join(pieces) + self.g.more
-
-    def _safe(self, text: str) -> str:
-        out = sanitize(text)
-        if self.ascii:
-            out = out.encode("ascii", "backslashreplace").decode("ascii")
-        return out
-
-    def _short(self, text: str, cols: int) -> str:
-        """Our own text (made safe already) cut to `cols` columns."""
-        if _width(text) <= cols:
-            return text
-        while _width(text) > cols - 1:
-            text = text[:-1]
-        return text + self.g.more
-
-    def style(self, text: str, style: Style) -> str:
-        """`text` in `style` when colour is on (rich renders the escape sequences)."""
-        return style.render(text, color_system=_COLORS) if self.color else text
-
-    def label(self, card: Card) -> str:
-        """A card's name as printed, without padding: `10♥`, `K♠`, `10H` in ASCII; `K♥#2` of deck 2."""
-        deck = f"#{card.deck}" if card.deck > 1 else ""  # as in the log's card names
-        if card.rank is Rank.JOKER:
-            return "Jkr" + deck
-        if self.ascii:
-            return card.rank.label + (card.suit.value if card.suit else "") + deck
-        return card.pretty + deck
-
-    def card(self, card: Card) -> str:
-        """A card in a sentence, in red when it is red and colour is on."""
-        text = self.label(card)
-        red = card.suit is not None and card.suit.is_red
-        return self.style(text, _RED) if red else text
-
-    def card_name(self, name: str | None) -> str:
-        """A card written as in a log (`7S#2`), as printed; a back when not shown."""
-        if name is None:
-            return self.style(self.g.back, _DIM)
-        return self.card(self.game.cards[self.card_ids[name]])
-
-    def cell(self, card: Card | None, face_up: bool, mark: str = " ") -> str:
-        """One grid cell, `self.cell_width` columns wide, the card's label right-aligned."""
-        wide = self.label_width
-        if card is None:
-            return " " * (wide - 1) + self.style(self.g.back, _DIM) + " "
-        label = self.label(card)
-        body = self.card(card)
-        if face_up:
-            return " " * (wide + 1 - len(label)) + body + mark
-        return " " * (wide - len(label)) + "[" + body + "]"
-
-    def rule_line(self, title: str) -> str:
-        head = f"{self.g.rule * 2} {title} "
-        if self.compact:
-            total = _COMPACT_RULE
-        elif self.stacked:
-            total = len(_STACK_INDENT) + self.panel_width
-        else:
-            total = self.left_width + 1 + self.panel_width
-        total = min(total, self.width)
-        return self.style(head + self.g.rule * max(3, total - _width(head)), _BOLD)
 
     # -- the whole match -----------------------------------------------------------------
 
@@ -379,20 +121,20 @@ class _Printer:
         if hole is None:
             out.append("")
             out += self.standings()
-        return [piece for line in out for piece in _fit(line, self.width)]
+        return [piece for line in out for piece in fit(line, self.width)]
 
     def header(self) -> list[str]:
         doc = self.doc
         cols = self.width
         out = [
-            self.style(line, _BOLD) for line in _fill("golfref match ", [self.text(doc.get("match", ""))], "", 4, cols)
+            self.style(line, BOLD) for line in fill("golfref match ", [self.text(doc.get("match", ""))], "", 4, cols)
         ]
         status = self.text(doc.get("status", "?"))
-        out += _fill("id       ", [self.text(doc.get("match_id", "?")), f"({status})"], " ", 9, cols)
+        out += fill("id       ", [self.text(doc.get("match_id", "?")), f"({status})"], " ", 9, cols)
         seed = doc.get("seed")
         out.append(f"seed     {seed if seed is not None else 'not recorded'}")
         for i, group in enumerate(self.rules_groups()):
-            out += _fill("rules    " if i == 0 else " " * 9, group, ", ", 9, cols)
+            out += fill("rules    " if i == 0 else " " * 9, group, ", ", 9, cols)
         out.append("")
         out += self.players_table()
         for f in self.faults:
@@ -400,16 +142,16 @@ class _Printer:
                 out += self.fault_lines(f, indent=2, with_name=True)
         error = doc.get("error")
         if error:
-            out += _fill("error    ", self.text(error).split(" "), " ", 9, cols)
+            out += fill("error    ", self.text(error).split(" "), " ", 9, cols)
         out.append("")
         if self.seat is not None:
             seen = f"as seat {self.seat} ({self.names[self.seat]}) saw it"
         else:
             seen = "every card any player saw; unseen face-down cards stay hidden until the hole ends"
-        out += _fill("view     ", seen.split(" "), " ", 9, cols)
+        out += fill("view     ", seen.split(" "), " ", 9, cols)
         dot = self.g.dot
         legend = [
-            f"{self.style(self.g.back, _DIM)} face down",
+            f"{self.style(self.g.back, DIM)} face down",
             f"[{self.card(_SEVEN)}] face down, known",
             f"{self.g.cancelled} cancelled",
             f"{self.g.block} in a block",
@@ -417,7 +159,7 @@ class _Printer:
         if self.rules.decks > 1:
             legend.append(f"{self.card(_SEVEN_OF_DECK_2)} of deck 2")
         legend.append("seats, holes and slots count from 0")
-        out += _fill("legend   ", legend, f" {dot} ", 9, cols)
+        out += fill("legend   ", legend, f" {dot} ", 9, cols)
         return out
 
     def rules_groups(self) -> list[list[str]]:
@@ -446,29 +188,6 @@ class _Printer:
             rows.append((str(i), self.names[i], program, status))
         return self.table(rows, right=(), shrink=2)
 
-    def table(self, rows: Sequence[Sequence[str]], right: Sequence[int], shrink: int | None = None) -> list[str]:
-        """Columns two spaces apart, within the width.
-
-        Too wide, column `shrink` is cut down (to no fewer than 10 columns) and then the last
-        column wraps under itself.
-        """
-        # Not rich.table.Table: its cut cells end in "…", which --ascii must not print, and it
-        # pads every line to the full width and shares out the room differently.
-        widths = [max(_width(r[c]) for r in rows) for c in range(len(rows[0]))]
-        over = sum(widths) + 2 * (len(widths) - 1) - self.width
-        if over > 0 and shrink is not None:
-            widths[shrink] = max(min(widths[shrink], 10), widths[shrink] - over)
-        start = sum(widths[:-1]) + 2 * (len(widths) - 1)  # where the last column begins
-        out = []
-        for row in rows:
-            cells = [_pad(self._short(cell, widths[c]), widths[c], right=c in right) for c, cell in enumerate(row)]
-            line = "  ".join(cells[:-1] + [row[-1]]).rstrip() if len(row) > 1 else cells[0]
-            if _width(line) > self.width:
-                out += _fill("  ".join(cells[:-1]) + "  ", row[-1].split(" "), " ", start, self.width)
-            else:
-                out.append(line)
-        return out
-
     # -- one hole --------------------------------------------------------------------
 
     def play_hole(self, h: int, hole_doc: dict[str, Any], events: Iterator[Any], shown: bool) -> list[str]:
@@ -480,7 +199,7 @@ class _Printer:
         game.apply_shuffle(deal.order)
         out = [self.rule_line(f"{hole_label(h, self.rules.holes)} {self.g.dot} {self.names[game.starter]} starts")]
         if self.compact:
-            out += self.block(self.wrap(_pad("deal", self.text_indent), [self.pile_text(game)]), [])
+            out += self.block(self.wrap(pad("deal", self.text_indent), [self.pile_text(game)]), [])
         else:
             if not self.banded:
                 out += self.block([""], [self.names_row(range(self.players))], tap=False)
@@ -512,7 +231,7 @@ class _Printer:
             mark = len(table.events)
             if not turn.reveal:
                 turn_no += 1
-            head = _pad(f"{self.g.dot if turn.reveal else turn_no:>3} {self.names[turn.seat]}", self.text_indent)
+            head = pad(f"{self.g.dot if turn.reveal else turn_no:>3} {self.names[turn.seat]}", self.text_indent)
             phrases = self.turn_text(turn)
             if i >= len(steps) and not ended and game.to_move == turn.seat and game.decision is not Decision.DRAW:
                 phrases.append("(the log ends mid-turn)")
@@ -537,11 +256,11 @@ class _Printer:
             out.append(f"    hole not finished (match {self.text(self.doc.get('status', '?'))})")
         return out if shown else []
 
-    def play_turn(self, h: int, steps: list[dict[str, Any]], i: int, events: Iterator[Any]) -> tuple[_Turn, int]:
+    def play_turn(self, h: int, steps: list[dict[str, Any]], i: int, events: Iterator[Any]) -> tuple[Turn, int]:
         """Apply the steps of one turn (or of one seat's reveals) from step `i`; the turn and the next step."""
         game = self.game
         results_before = len(game.results)
-        turn = _Turn(seat=steps[i].get("seat", -1), steps=[], events=[], reveal=steps[i].get("decision") == "reveal")
+        turn = Turn(seat=steps[i].get("seat", -1), steps=[], events=[], reveal=steps[i].get("decision") == "reveal")
         while i < len(steps) and "reshuffle" not in steps[i]:
             ev = next(events, None)
             if not isinstance(ev, Move) or game.to_move != ev.seat or ev.seat != turn.seat:
@@ -569,7 +288,7 @@ class _Printer:
             if isinstance(at, dict) and self.request_hole.get(at.get("request")) == h:
                 words = f"{self.names[s]} is disqualified; the fallback plays its turns from here".split(" ")
                 pad = " " * self.text_indent
-                notes.setdefault(at["request"], []).extend(_fill(pad + "! ", words, " ", len(pad) + 2, self.width))
+                notes.setdefault(at["request"], []).extend(fill(pad + "! ", words, " ", len(pad) + 2, self.width))
         return notes
 
     def compact_notes(self, h: int) -> dict[Any, list[str]]:
@@ -593,73 +312,10 @@ class _Printer:
         holes = len(self.doc.get("holes") or [])
         return hole if isinstance(hole, int) and 0 <= hole < holes else None
 
-    def names_row(self, seats: Iterable[int]) -> str:
-        """The names of `seats` over their grids."""
-        cells = []
-        for s in seats:
-            name = self.names[s]
-            text = self._short(name, self.grid_width - 1)
-            if s == self.seat:
-                # The viewer's own grid; "(you)" when it fits, a star otherwise.
-                you = name + " (you)"
-                text = you if _width(you) <= self.grid_width - 1 else self._short(name, self.grid_width - 2) + "*"
-                text = self.style(text, _BOLD)
-            cells.append(_pad(" " + text, self.grid_width))
-        return " ".join(cells).rstrip()
-
     def pile_text(self, game: Game) -> str:
         v = view(game, self.seat if self.seat is not None else 0)
         top = self.card(v.discard[-1]) if v.discard else "-"
         return f"discard {top}  stock {v.stock_size}"
-
-    def block(self, left: list[str], right: list[str], tap: bool = True, game: Game | None = None) -> list[str]:
-        """Turn text beside the grids (or above them when the grids are too wide)."""
-        if self.stacked:
-            lines = [line.rstrip() for line in left if line.strip()] + [(_STACK_INDENT + r).rstrip() for r in right]
-        else:
-            lines = []
-            queue = list(left)
-            rows = list(right)
-            while queue and _width(queue[0]) > self.left_width:
-                lines.append(queue.pop(0))  # too long to sit beside the grids
-            for a, b in zip_longest(queue, rows, fillvalue=""):
-                if _width(a) > self.left_width:
-                    lines.append(a)
-                    a = ""
-                lines.append((_pad(a, self.left_width) + " " + b).rstrip() if b else a.rstrip())
-        if tap and self.tap is not None:
-            self.tap(game if game is not None else self.game, lines)
-        return lines
-
-    def wrap(self, head: str, phrases: list[str]) -> list[str]:
-        """Phrases joined by commas, wrapped to the turn-text column, between phrases where possible."""
-        room = self.left_width - _width(head)
-        lines: list[str] = []
-        current = ""
-
-        def add(piece: str) -> None:
-            nonlocal current
-            if not current:
-                current = piece
-            elif _width(current) + 1 + _width(piece) <= room:
-                current += " " + piece
-            else:
-                lines.append(current)
-                current = piece
-
-        for i, phrase in enumerate(phrases):
-            piece = phrase + ("," if i < len(phrases) - 1 else "")
-            if _width(piece) <= room and (not current or _width(current) + 1 + _width(piece) <= room):
-                add(piece)
-            elif _width(piece) <= room:
-                lines.append(current)
-                current = piece
-            else:
-                for word in piece.split(" "):
-                    add(word)
-        lines.append(current)
-        indent = " " * _width(head)
-        return [head + lines[0]] + [indent + line for line in lines[1:]]
 
     # -- what the viewer sees ---------------------------------------------------------
 
@@ -693,55 +349,7 @@ class _Printer:
             ]
         return self.arrange(rows)
 
-    def arrange(self, rows: dict[int, list[str]]) -> list[str]:
-        """Grids side by side, in bands of `self.band` seats (each band under its names) when they are many."""
-        bar = self.style(self.g.bar, _DIM)
-        seats = list(rows)
-        out = []
-        for start in range(0, len(seats), self.band):
-            band = seats[start : start + self.band]
-            if self.banded:
-                out.append(self.names_row(band))
-            out += [bar.join(rows[s][r] for s in band) for r in range(self.rules.rows)]
-        return out
-
-    def changed(self, turn: _Turn) -> list[int] | None:
-        """The grids a turn's panel shows: all of them, or when they are too many, those it changed."""
-        if not self.banded:
-            return None
-        seats = {turn.seat}
-        for e in turn.events:
-            if e["event"] == "power_swap":
-                seats.update(s for s, _ in e["cards"])
-        return sorted(seats)
-
-    # -- turn text -------------------------------------------------------------------
-
-    def turn_text(self, turn: _Turn) -> list[str]:
-        """The phrases that tell one turn, from the events the viewer may see (the narrator's words)."""
-        phrases = self.narrator.turn(
-            turn.seat,
-            turn.events,
-            reveal=turn.reveal,
-            passed=any(s.get("action") == "pass" for s in turn.steps),
-            closes=turn.closes,
-            fallback=any(s.get("by") == "fallback" for s in turn.steps),
-        )
-        return [self.say(phrase) for phrase in phrases]
-
-    def say(self, phrase: Phrase) -> str:
-        """A phrase of the narrator as printed: its cards coloured, its arrows in the glyphs (ASCII when asked)."""
-        out = []
-        for text, role in phrase:
-            if role is Role.CARD:
-                out.append(self.card_name(text))
-            elif role is Role.ARROW:
-                out.append(self.g.arrow)
-            elif role is Role.EXCHANGE:
-                out.append(self.g.swap)
-            else:
-                out.append(text or "")
-        return "".join(out)
+    # -- faults ----------------------------------------------------------------------
 
     def fault_lines(self, fault: dict[str, Any], indent: int, with_name: bool = False) -> list[str]:
         seat = fault.get("seat")
@@ -751,7 +359,7 @@ class _Printer:
         where = f" (request {request})" if request is not None else ""
         pad = " " * indent
         words = self.text(fault.get("message", "")).split(" ")
-        out = _fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent + 2, self.width)
+        out = fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent + 2, self.width)
         line = fault.get("line")
         if line is not None:
             keep = min(_FAULT_LINE_KEEP, self.width - indent - 8)
@@ -777,7 +385,7 @@ class _Printer:
             ]
 
         def numbers(values: Sequence[str]) -> str:
-            return " ".join(_pad(v + " ", self.grid_width, right=True) for v in values)
+            return " ".join(pad(v + " ", self.grid_width, right=True) for v in values)
 
         if self.compact:
             out = [f"    end: {how}"]
@@ -794,12 +402,12 @@ class _Printer:
         for label, values in rows_out:
             if self.stacked:
                 pairs = [f"{self.names[s]} {v}" for s, v in enumerate(values) if v]
-                out += _fill(f"{label}: ", pairs, ", ", _width(label) + 2, self.width)
+                out += fill(f"{label}: ", pairs, ", ", columns(label) + 2, self.width)
             else:
-                out.append((_pad(label, self.left_width) + " " + numbers(values)).rstrip())
+                out.append((pad(label, self.left_width) + " " + numbers(values)).rstrip())
         notes = self.narrator.score_notes(result)
         if notes:
-            out += _fill("    cancelled: ", notes, "; ", 6, self.width)
+            out += fill("    cancelled: ", notes, "; ", 6, self.width)
         return out
 
     # -- summary and standings ------------------------------------------------------------
@@ -818,7 +426,7 @@ class _Printer:
         last = [r for r in results if hole is None or r.hole <= hole]
         if last:
             rows.append(["total", *(str(t) for t in last[-1].totals), ""])
-        widths = [max(_width(row[c]) for row in rows) for c in range(len(rows[0]))]
+        widths = [max(columns(row[c]) for row in rows) for c in range(len(rows[0]))]
         if sum(widths) + 2 * (len(widths) - 1) <= self.width:
             return self.table(rows, right=range(self.players + 1))
         # Too wide: how each hole ended goes under the table, and the seats' columns go in
@@ -836,7 +444,7 @@ class _Printer:
             out += self.table([[row[0], *row[start:stop]] for row in rows], right=range(stop - start + 1))
             start = stop
         for row in rows[1:-1] if last else rows[1:]:
-            out += _fill(f"hole {row[0]}: ", row[-1].split(" "), " ", 4, self.width)
+            out += fill(f"hole {row[0]}: ", row[-1].split(" "), " ", 4, self.width)
         return out
 
     def standings(self) -> list[str]:
@@ -855,113 +463,4 @@ class _Printer:
         for s in sorted(range(self.players), key=lambda s: (places[s], s)):
             p = players[s] if s < len(players) and isinstance(players[s], dict) else {}
             rows.append([str(places[s]), self.names[s], str(totals[s]), self.text(p.get("status", "?"))])
-        return [self.style("standings" + note, _BOLD), *self.table(rows, right=(2,))]
-
-
-# -- a seat's screen, live ------------------------------------------------------------------
-
-
-class SeatScreen:
-    """A seat's view drawn as `golfref replay --seat` draws it, from the protocol's messages only.
-
-    For a person at the table (the human seat): every card it prints comes from one
-    message the seat received (a request's view and events, or a hole_end), the same JSON
-    a bot would get, so it can show nothing the seat could not see.
-    """
-
-    def __init__(
-        self,
-        rules: Rules,
-        names: Sequence[str],
-        seat: int,
-        *,
-        color: bool = False,
-        ascii_only: bool = False,
-        width: int = DEFAULT_WIDTH,
-    ) -> None:
-        cards = [c.name for c in Game(rules).cards]
-        doc = {"rules": rules.to_dict(), "cards": cards, "holes": [], "players": [{"name": n} for n in names]}
-        self._p = _Printer(doc, seat=seat, color=color, ascii_only=ascii_only, width=max(width, MIN_WIDTH))
-        self.seat = seat
-        self.rules = rules
-        self._cards = {c.name: c for c in self._p.game.cards}
-
-    @property
-    def names(self) -> list[str]:
-        """The seats' names as printed (made safe for the terminal)."""
-        return self._p.names
-
-    def card(self, name: str | None) -> str:
-        """A card written as in the protocol (`7S#2`), as printed; a back for null."""
-        return self._p.card_name(name)
-
-    def hole_title(self, hole: int, starter: int) -> str:
-        """The rule line that opens a hole."""
-        return self._p.rule_line(f"{hole_label(hole, self.rules.holes)} {self._p.g.dot} {self.names[starter]} starts")
-
-    def events(self, events: Sequence[dict[str, Any]]) -> list[str]:
-        """The lines that tell `events` (a request's or a hole_end's), one turn at a time."""
-        p = self._p
-        out: list[str] = []
-        turn: _Turn | None = None
-
-        def flush() -> None:
-            if turn is not None:
-                head = _pad(f"  {p.g.dot} {p.names[turn.seat]}", p.text_indent)
-                out.extend(p.wrap(head, p.turn_text(turn)))
-
-        for e in events:
-            kind = e.get("event")
-            if kind == "reshuffle":
-                flush()
-                turn = None
-                out.extend(p.wrap(" " * p.text_indent, [reshuffle_text(e["cards"])]))
-                continue
-            seat: int = e["seat"]  # every event but a reshuffle has its seat
-            reveal = kind == "reveal"
-            starts = turn is None or seat != turn.seat or kind in ("draw", "knock") or reveal != turn.reveal
-            if starts:
-                flush()
-                turn = _Turn(seat=seat, steps=[], events=[], reveal=reveal)
-            assert turn is not None
-            turn.events.append(e)
-        flush()
-        return out
-
-    def table(self, view: dict[str, Any]) -> list[str]:
-        """The piles and every seat's grid as `view` (a request's) shows them."""
-        p = self._p
-        grids = [[self._cards[c] if c is not None else None for c in g] for g in view["grids"]]
-        rows = {
-            s: [
-                "".join(p.cell(grids[s][r * p.rules.cols + c], view["face_up"][s][r * p.rules.cols + c])
-                for c in range(p.rules.cols))
-                for r in range(p.rules.rows)
-            ]
-            for s in range(p.players)
-        }
-        top = self.card(view["discard"][-1]) if view["discard"] else "-"
-        left = ["", " " * p.text_indent + f"discard {top}  stock {view['stock_size']}"]
-        out = [] if p.banded else p.block([""], [p.names_row(range(p.players))], tap=False)
-        return out + p.block(left, p.arrange(rows), tap=False)
-
-    def hole_end(self, message: dict[str, Any]) -> list[str]:
-        """A hole_end notice: its last events, every card turned up, the scores."""
-        p = self._p
-        out = self.events(message.get("events", []))
-        ender = message.get("ender")
-        how = p.narrator.hole_end(HoleEnd(message["end"]), ender)
-        rows = {
-            s: [
-                "".join(p.cell(self._cards[g[r * p.rules.cols + c]], True) for c in range(p.rules.cols))
-                for r in range(p.rules.rows)
-            ]
-            for s, g in enumerate(message["grids"])
-        }
-        left = [f"    end: {how}", "    every card turned up"]
-        out += [] if p.banded else p.block([""], [p.names_row(range(p.players))], tap=False)
-        out += p.block(left, p.arrange(rows), tap=False)
-        for label, values in (("    hole score", message["scores"]), ("    total", message["totals"])):
-            pairs = [f"{p.names[s]} {v}" for s, v in enumerate(values)]
-            out += _fill(f"{label}: ", pairs, ", ", _width(label) + 2, p.width)
-        return [piece for line in out for piece in _fit(line, p.width)]
+        return [self.style("standings" + note, BOLD), *self.table(rows, right=(2,))]
