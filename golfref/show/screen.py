@@ -139,6 +139,7 @@ def fit(line: str, cols: int) -> list[str]:
 
 
 def pad(text: str, cols: int, right: bool = False) -> str:
+    """`text` padded with spaces to `cols` columns (on the left when `right`)."""
     fill = " " * max(0, cols - columns(text))
     return fill + text if right else text + fill
 
@@ -311,6 +312,7 @@ class Screen:
     # -- layout --------------------------------------------------------------------------------
 
     def rule_line(self, title: str) -> str:
+        """A bold rule across the screen with `title` in it: `━━ hole 0 of 0-8 · alice starts ━━━━`."""
         head = f"{self.g.rule * 2} {title} "
         if self.compact:
             total = _COMPACT_RULE
