@@ -68,7 +68,7 @@ def test_every_event_kind_is_narrated_in_both_voices(cls: type) -> None:
     for events in ([event], [wire(engine.DrawEvent), event]):
         for phrase in narrator.turn(0, events, reveal=kind == "reveal"):
             assert plain(phrase).strip()
-        assert plain(narrator.step(0, events, "x", "bot")).strip()
+        assert plain(narrator.step(0, events, "x")).strip()
 
 
 def test_the_tables_tell_no_kind_the_gate_does_not_write() -> None:
@@ -103,11 +103,11 @@ def test_the_sentence_voice_tells_a_step() -> None:
     narrator = Narrator(NAMES, RULES)
     draw = {"event": "draw", "seat": 1, "from": "discard", "card": "QD"}
     target = {"event": "power_target", "seat": 1, "target": [0, 5]}
-    assert plain(narrator.step(1, [draw], "discard", "bot")) == "draws QD from the discard"
-    said = plain(narrator.step(1, [target], "target:0:5", "fallback"))
+    assert plain(narrator.step(1, [draw], "discard")) == "draws QD from the discard"
+    said = plain(narrator.step(1, [target], "target:0:5", fallback=True))
     assert said == "chooses alice's slot 5 as the first card to swap (played by the fallback)"
-    assert plain(narrator.step(1, [], "pass", "bot")) == "does not flip"
-    assert plain(narrator.step(1, [], "stock", "bot")) == "stock"
+    assert plain(narrator.step(1, [], "pass")) == "does not flip"
+    assert plain(narrator.step(1, [], "stock")) == "stock"
 
 
 def test_how_a_hole_ended_and_a_reshuffle() -> None:

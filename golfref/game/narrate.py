@@ -139,8 +139,8 @@ class Narrator:
                 out += [Piece(" "), _card(e["card"])] if i else [_card(e["card"])]
         return tuple(out)
 
-    def step(self, actor: int, events: Sequence[Event], action: str, by: str) -> Phrase:
-        """The sentence that tells one step of the log (`action`, played `by` the bot or the fallback)."""
+    def step(self, actor: int, events: Sequence[Event], action: str, *, fallback: bool = False) -> Phrase:
+        """The sentence that tells one step of the log: `action`, and its events; `fallback`: the fallback played it."""
         phrases = [phrase for e in events for phrase in SENTENCE[e["event"]](self, actor, e)]
         if action == "pass":
             phrases.append(_words("does not flip"))
@@ -149,7 +149,7 @@ class Narrator:
             out += [Piece(", "), *phrase] if i else phrase
         if not out:
             out.append(Piece(action))
-        if by == "fallback":
+        if fallback:
             out.append(Piece(" (played by the fallback)"))
         return tuple(out)
 

@@ -328,7 +328,7 @@ class _Recorder:
 
     def describe(self, seat: int, news: Sequence[dict[str, Any]], step: dict[str, Any]) -> str:
         """What one step did, in words (the narrator's), from the events the viewer may see."""
-        return self.say(self.narrator.step(seat, news, step["action"], step["by"]))
+        return self.say(self.narrator.step(seat, news, step["action"], fallback=step["by"] == "fallback"))
 
     def say(self, phrase: Phrase) -> str:
         """A phrase of the narrator as the page writes it: a card by its label, `a face-down card` unseen."""
