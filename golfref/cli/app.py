@@ -411,8 +411,8 @@ def _check_sandboxes(
     label: Callable[[int, PlayerSpec], str] | None = None,
 ) -> None:
     """Set up (and give back) each bot's sandbox as a run would, to report what would stop it."""
+    from ..bots.launch import build_sandboxes
     from ..config.match import ConfigError
-    from ..match.referee import build_sandboxes
 
     try:
         boxes = build_sandboxes(spec, players, log_folder, source, hide, prepare=False, label=label)

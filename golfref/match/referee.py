@@ -12,10 +12,8 @@ import contextlib
 import datetime as dt
 import hashlib
 import json
-import os
 import random
 import secrets
-import shutil
 import signal
 import sys
 import time
@@ -24,9 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots.fingerprint import bot_file, fingerprint
-from ..bots.process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus, bot_environment
-from ..bots.sandbox import OFF, Sandbox, SandboxError, SandboxSpec
+from ..bots.launch import LauncherFactory, ProcessLauncher, StartedBot, StartFailed
+from ..bots.process import ReadResult, ReadStatus
 from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec, match_seed_problem
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
@@ -45,7 +42,6 @@ __all__ = [
     "MatchInterrupted",
     "STOP_SIGNALS",
     "run_match",
-    "build_sandboxes",
     "log_path_for",
 ]
 
@@ -64,7 +60,7 @@ class _Seat:
     spec: PlayerSpec
     policy: Policy | None  # a built-in player's policy
     fallback: Policy
-    bot: BotProcess | None = None
+    bot: StartedBot | None = None
     status: SeatStatus = SeatStatus.OK
     faults: int = 0
     reported_name: str | None = None
@@ -80,7 +76,6 @@ class _Seat:
     transcript: list[str] = field(default_factory=list)
     transcript_refused: bool = False  # its path was found to be a link or not a file: no more writes
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
-    sandbox: Sandbox | None = None
     human: HumanSeat | None = None  # a person at the terminal (`builtin: human`)
 
     @property
@@ -178,6 +173,7 @@ class _Referee:
         sign: LogSigner | None = None,
         stop_check: Callable[[], None] | None = None,
         human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
+        launcher: LauncherFactory | None = None,
     ) -> None:
         self.config = config
         self.stop_check = stop_check
@@ -213,7 +209,7 @@ class _Referee:
         for seat in self.seats:
             if seat.spec.builtin == HUMAN:
                 seat.human = (human or self._terminal_seat)(seat.index, self.names)
-        self.pool = BotPool(check=stop_check)
+        self.launcher = (launcher or ProcessLauncher)(stop_check)
         self.faults: list[Fault] = []
         self.builder = LogBuilder(
             match_id=self.match_id,
@@ -282,7 +278,7 @@ class _Referee:
             entry["stderr"] = seat.bot.stderr_text() if seat.bot is not None else None
             if seat.spec.command is not None:
                 entry["fingerprint"] = seat.fingerprint
-                entry["sandbox"] = (seat.sandbox.protections if seat.sandbox is not None else OFF).to_json()
+                entry["sandbox"] = self.launcher.protections(seat.index)
             out.append(entry)
         return out
 
@@ -344,11 +340,7 @@ class _Referee:
         `hide` are more of the referee's files to keep out of the bots' sight, beside the
         config, the log's folder and the virtual environment golfref runs in.
         """
-        boxes = build_sandboxes(
-            self.config.sandbox, self.config.players, self.log_path.parent, self.config.source, hide
-        )
-        for seat, box in zip(self.seats, boxes, strict=True):
-            seat.sandbox = box
+        self.launcher.prepare(self.config.sandbox, self.config.players, self.log_path.parent, self.config.source, hide)
         self.hidden = tuple(hide)
 
     def outputs(self) -> list[Path]:
@@ -358,9 +350,7 @@ class _Referee:
 
     def release_sandboxes(self) -> None:
         """Give back the user ids of sandboxes whose bot never started (a started bot's close does it)."""
-        for seat in self.seats:
-            if seat.sandbox is not None and seat.bot is None:
-                seat.sandbox.close()
+        self.launcher.release()
 
     def start(self) -> None:
         tc = self.config.time
@@ -370,25 +360,15 @@ class _Referee:
         outputs = self.outputs()
         for seat in self.seats:
             if seat.spec.command is not None:
-                seat.fingerprint = fingerprint(seat.spec.command, seat.spec.cwd, dict(seat.spec.env), outputs=outputs)
+                seat.fingerprint = self.launcher.fingerprint(seat.index, seat.spec, outputs)
         for seat in self.seats:
-            spec = seat.spec
-            if spec.command is None:
+            if seat.spec.command is None:
                 continue
-            bot = BotProcess(
-                list(spec.command), seat=seat.index, cwd=spec.cwd, env=dict(spec.env), sandbox=seat.sandbox
-            )
             try:
-                bot.start()
-            except BotStartError as e:
-                seat.bot = None
-                where = Path(spec.cwd) if spec.cwd is not None else Path.cwd()
-                first = spec.command[0]
-                program = where / first if "/" in first else shutil.which(first, path=bot.environment["PATH"]) or first
-                self._fault(seat, FaultKind.START_FAILED, f"{e} (program {program}, working directory {where})")
+                seat.bot = self.launcher.start(seat.index, seat.spec)
+            except StartFailed as e:
+                self._fault(seat, FaultKind.START_FAILED, str(e))
                 continue
-            seat.bot = bot
-            self.pool.add(bot)
             started.append(seat)
             if self.stop_check is not None:
                 self.stop_check()  # a signal during the fork ran its handler in a fork hook, which cannot raise
@@ -409,9 +389,9 @@ class _Referee:
         assert seat.bot is not None
         # What it printed before the hello reached it comes first: whether a banner is read
         # before or after the hello was sent depends only on timing, and the record must not.
-        early = self.pool.take_unasked(seat.bot)
+        early = seat.bot.take_unasked()
         while seat.live and seat.reported_name is None:
-            result = early.pop(0) if early else self.pool.read_line(seat.bot, deadline)
+            result = early.pop(0) if early else seat.bot.read_line(deadline)
             if result.status is not ReadStatus.LINE or result.line is None:
                 self._read_fault(seat, result, "ready", None)
                 if result.status in (ReadStatus.TIMEOUT, ReadStatus.EXITED):
@@ -460,12 +440,9 @@ class _Referee:
 
     def _exit_fault(self, seat: _Seat, code: int | None, message: str, request: int | None, hole: int | None) -> None:
         """Record a bot's end: at one of its sandbox limits (`resource_limit`, naming it) or not (`exited`)."""
-        box, bot = seat.sandbox, seat.bot
-        limit = box.limit_hit(code, bot.read_stderr()) if box is not None and bot is not None and code else None
-        if box is not None and limit is not None:
-            self._fault(
-                seat, FaultKind.RESOURCE_LIMIT, f"hit its {box.describe(limit)} limit: {message}", None, request, hole
-            )
+        limit = seat.bot.limit_hit(code) if seat.bot is not None and code else None
+        if limit is not None:
+            self._fault(seat, FaultKind.RESOURCE_LIMIT, f"hit its {limit} limit: {message}", None, request, hole)
         else:
             self._fault(seat, FaultKind.EXITED, message, None, request, hole)
 
@@ -473,7 +450,7 @@ class _Referee:
 
     def _check_unasked(self, seat: _Seat, hole: int | None = None) -> None:
         assert seat.bot is not None
-        for result in self.pool.take_unasked(seat.bot):
+        for result in seat.bot.take_unasked():
             if not seat.live:
                 return
             if result.status is not ReadStatus.LINE or result.line is None:
@@ -540,7 +517,7 @@ class _Referee:
         return action, rid, ms
 
     def _request(
-        self, seat: _Seat, bot: BotProcess, legal: tuple[Action, ...], decision: str
+        self, seat: _Seat, bot: StartedBot, legal: tuple[Action, ...], decision: str
     ) -> tuple[Action | None, int, float]:
         game = self.game
         self.request_id += 1
@@ -558,7 +535,7 @@ class _Referee:
             return None, rid, 0.0
         deadline = sent + (budget_ms + tc.grace_ms) / 1000
         while True:
-            result = self.pool.read_line(bot, deadline)
+            result = bot.read_line(deadline)
             ms = (time.monotonic() - sent) * 1000
             if result.status is not ReadStatus.LINE or result.line is None:
                 if result.status is ReadStatus.TIMEOUT:
@@ -688,7 +665,7 @@ class _Referee:
             if seat.live:
                 self._send(seat, end_line)
                 self._send(seat, protocol.goodbye())
-        self.pool.close_all(_CLOSE_GRACE)
+        self.launcher.close_all(_CLOSE_GRACE)
         self.builder.doc["totals"] = list(game.totals)
         self.builder.doc["placings"] = list(placings)
         self._flush_transcripts()
@@ -706,55 +683,9 @@ class _Referee:
 
     def abort(self, status: str, error: str | None) -> None:
         # Bots go first: once none is running, the open hole may reach the disk.
-        self.pool.close_all(0.1)
+        self.launcher.close_all(0.1)
         self._flush_transcripts()
         self._save(status, include_open_hole=True, error=error)
-
-
-def build_sandboxes(
-    spec: SandboxSpec,
-    players: Sequence[PlayerSpec],
-    log_folder: Path,
-    source: str,
-    hide: Sequence[Path] = (),
-    prepare: bool = True,
-    label: Callable[[int, PlayerSpec], str] | None = None,
-) -> list[Sandbox | None]:
-    """Each external player's sandbox (None for a built-in, or all None when `spec` is off); a
-    ConfigError, naming the player, for one that cannot be set up, with nothing left leased.
-
-    The referee's own files stay out of the bots' sight: the config (`source`), the log's
-    folder, the virtual environment golfref runs in, and `hide`. `prepare` creates the log's
-    folder first, so that it can be covered (`golfref check-config` does not: it writes nothing).
-    `label` names a player in an error (default: its seat).
-    """
-    if not spec.enabled:
-        return [None] * len(players)
-    if prepare:
-        log_folder.mkdir(parents=True, exist_ok=True)
-    private = [log_folder, *hide]
-    if Path(source).is_file():
-        private.append(Path(source))
-    if sys.prefix != sys.base_prefix:
-        private.append(Path(sys.prefix))
-    boxes: list[Sandbox | None] = []
-    try:
-        for i, player in enumerate(players):
-            if player.command is None:
-                boxes.append(None)
-                continue
-            cwd = player.cwd or os.getcwd()
-            path_env = bot_environment(dict(player.env), i)["PATH"]
-            found = bot_file(player.command, Path(cwd), path_env)
-            name = f"seat {i}" if label is None else label(i, player)
-            boxes.append(Sandbox(spec, player.command, cwd, path_env, found[2] if found else None, private, name,
-                                 own_file=found[1] if found else None, paths=player.sandbox_paths))  # fmt: skip
-    except SandboxError as e:
-        for box in boxes:
-            if box is not None:
-                box.close()
-        raise ConfigError(f"sandbox: {e}") from None
-    return boxes
 
 
 def run_match(
@@ -769,6 +700,7 @@ def run_match(
     hide: Sequence[Path] = (),
     human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
     stop: Callable[[], bool] | None = None,
+    launcher: LauncherFactory | None = None,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
@@ -787,6 +719,8 @@ def run_match(
     seconds of a wait for a bot, and after each bot starts): once it says yes, the match stops as
     on SIGINT, at a point where the stop cannot be lost. A caller that stops matches this way
     sends no signal, so no handler can run inside a lock, a finalizer or a fork hook.
+    `launcher` makes the door through which the seats' bots are started (`bots.launch`; default:
+    `ProcessLauncher`, each external player's program as a process, in its sandbox when asked).
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
@@ -805,7 +739,7 @@ def run_match(
             problem = match_seed_problem(config) if seed is None else None  # a seed given overrides the file's
             if problem is not None:
                 raise ConfigError(problem)
-            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human)
+            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human, launcher)
             check_outputs(config, referee.log_path, force=force)
             referee.box_bots(hide)
         except _Stop as e:  # nothing started, nothing written: no log to keep
