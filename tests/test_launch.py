@@ -66,6 +66,7 @@ class _Recording:
 
     def __init__(self, check: Callable[[], None] | None, calls: list[str], refuse: int | None) -> None:
         self.inner = ProcessLauncher(check)
+        self.clock = self.inner.clock
         self.calls = calls
         self.refuse = refuse
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -69,6 +70,12 @@ class StartedBot(Protocol):
 
 class Launcher(Protocol):
     """How the match loop gets its seats' bots: prepared, fingerprinted, started, recorded, closed."""
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The time the bots' deadlines are on, in seconds: ``time.monotonic`` for processes, a virtual
+        clock for in-process bots (`scripted.ScriptedLauncher`); the referee reads no other."""
+        ...
 
     def prepare(
         self, spec: SandboxSpec, players: Sequence[PlayerSpec], log_folder: Path, source: str, hide: Sequence[Path]
@@ -153,6 +160,8 @@ class ProcessLauncher:
     """The door to bot processes: each external player's sandbox (when the config asks), its process, one pool."""
 
     def __init__(self, check: Callable[[], None] | None = None) -> None:
+        self.clock = time.monotonic
+        """The pool's deadlines are on ``time.monotonic``."""
         self._pool = BotPool(check=check)
         self._boxes: dict[int, Sandbox] = {}
         self._started: set[int] = set()

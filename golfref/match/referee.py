@@ -16,7 +16,6 @@ import random
 import secrets
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,7 +192,6 @@ class _Referee:
         self.match_id, slug = new_match_id(config.name, now)
         self.log_path = planned_log_path(config, log_path, self.match_id, slug, now)
         self.hidden: tuple[Path, ...] = ()  # `box_bots`'s `hide`: more of the referee's files
-        self.t0 = time.monotonic()
         self.request_id = 0
         self.request_holes: dict[int, int] = {}
         self.seats = [
@@ -210,6 +208,8 @@ class _Referee:
             if seat.spec.builtin == HUMAN:
                 seat.human = (human or self._terminal_seat)(seat.index, self.names)
         self.launcher = (launcher or ProcessLauncher)(stop_check)
+        self.clock = self.launcher.clock  # every deadline and time taken is on the bots' clock
+        self.t0 = self.clock()
         self.faults: list[Fault] = []
         self.builder = LogBuilder(
             match_id=self.match_id,
@@ -232,7 +232,7 @@ class _Referee:
     # -- bookkeeping ---------------------------------------------------------------
 
     def _now_ms(self) -> int:
-        return int((time.monotonic() - self.t0) * 1000)
+        return int((self.clock() - self.t0) * 1000)
 
     def _fault(
         self,
@@ -329,7 +329,7 @@ class _Referee:
     def _send(self, seat: _Seat, line: str) -> bool:
         assert seat.bot is not None
         self._note(seat, "to_bot", line)
-        deadline = time.monotonic() + max(1.0, self.config.time.move_ms / 1000)
+        deadline = self.clock() + max(1.0, self.config.time.move_ms / 1000)
         return seat.bot.send(line, deadline)
 
     # -- startup -------------------------------------------------------------------
@@ -375,7 +375,7 @@ class _Referee:
         for seat in started:
             if not self._send(seat, protocol.hello(seat.index, self.names, rules_json, tc.to_json())):
                 self._send_failed(seat, "its ready", None)
-        deadline = time.monotonic() + (tc.startup_ms + tc.grace_ms) / 1000
+        deadline = self.clock() + (tc.startup_ms + tc.grace_ms) / 1000
         for seat in started:
             if seat.live:
                 self._await_ready(seat, deadline)
@@ -528,7 +528,7 @@ class _Referee:
         if tc.match_ms:
             budget_ms = min(budget_ms, max(0, int(tc.match_ms - seat.used_ms)))
         line, seat.event_mark = request_line(game, seat.index, rid, seat.event_mark, budget_ms)
-        sent = time.monotonic()
+        sent = self.clock()
         seat.sends[rid] = bot.sends + 1
         if not self._send(seat, line):
             self._send_failed(seat, f"its answer to request {rid}", rid)
@@ -536,7 +536,7 @@ class _Referee:
         deadline = sent + (budget_ms + tc.grace_ms) / 1000
         while True:
             result = bot.read_line(deadline)
-            ms = (time.monotonic() - sent) * 1000
+            ms = (self.clock() - sent) * 1000
             if result.status is not ReadStatus.LINE or result.line is None:
                 if result.status is ReadStatus.TIMEOUT:
                     seat.bank_ms = 0  # the whole budget, bank included, is spent
