@@ -410,10 +410,21 @@ CASES = [
         answer_json(lambda m: m["action"] == "swap:99"),
         message="'swap:99' is not a legal choice (legal: ",
     ),
-    # A line before ready is charged by the policy like any other fault, not fatal by itself.
+    # A line before ready is charged by the policy like any other fault, not fatal by itself,
+    # whether it was printed before the hello was sent or after.
     Case(
         "banner",
         lambda: Script(at_start=["loading the model..."]),
+        (FaultKind.NOT_JSON,),
+        (FaultKind.NOT_JSON,),
+        FAULTED,
+        exactly("loading the model..."),
+        startup=True,
+        message="expected ready: not JSON",
+    ),
+    Case(
+        "banner-after-hello",
+        lambda: Script(["loading the model...", Ready()]),
         (FaultKind.NOT_JSON,),
         (FaultKind.NOT_JSON,),
         FAULTED,
