@@ -15,7 +15,6 @@ import json
 import random
 import secrets
 import signal
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,10 +29,10 @@ from ..game.policies import Policy, make_policy
 from ..game.view import view
 from ..record.faults import EXIT_WAIT, Fault, FaultKind, SeatStatus, disqualifies
 from ..record.log import Journal, LogBuilder, LogSigner, write_log
-from ..show.human_seat import Clock, HumanSeat, SeatLeft
 from . import protocol
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
+from .seat import Clock, SeatFactory, SeatLeft, TerminalSeat
 from .seat_messages import hole_end_line, request_line
 
 __all__ = [
@@ -75,7 +74,7 @@ class _Seat:
     transcript: list[str] = field(default_factory=list)
     transcript_refused: bool = False  # its path was found to be a link or not a file: no more writes
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
-    human: HumanSeat | None = None  # a person at the terminal (`builtin: human`)
+    human: TerminalSeat | None = None  # a person at the terminal (`builtin: human`)
 
     @property
     def live(self) -> bool:
@@ -171,7 +170,7 @@ class _Referee:
         on_turn: Callable[[Game], None] | None = None,
         sign: LogSigner | None = None,
         stop_check: Callable[[], None] | None = None,
-        human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
+        human: SeatFactory | None = None,
         launcher: LauncherFactory | None = None,
     ) -> None:
         self.config = config
@@ -206,7 +205,12 @@ class _Referee:
         ]
         for seat in self.seats:
             if seat.spec.builtin == HUMAN:
-                seat.human = (human or self._terminal_seat)(seat.index, self.names)
+                if human is None:
+                    raise ValueError(
+                        f"player {seat.index} ({seat.spec.name}) is a person at the terminal (builtin: human): "
+                        "run_match needs `human`, the factory of its seat (golfref.show.human_seat.HumanSeat)"
+                    )
+                seat.human = human(seat.index, self.names)
         self.launcher = (launcher or ProcessLauncher)(stop_check)
         self.clock = self.launcher.clock  # every deadline and time taken is on the bots' clock
         self.t0 = self.clock()
@@ -225,9 +229,6 @@ class _Referee:
         self.card_names = self.builder.card_names
         self.journal = Journal(self.log_path)
         self.written: dict[str, Any] = {}  # the log as last written to disk
-
-    def _terminal_seat(self, index: int, names: tuple[str, ...]) -> HumanSeat:
-        return HumanSeat(self.rules, names, index, stdin=sys.stdin, stdout=sys.stdout)
 
     # -- bookkeeping ---------------------------------------------------------------
 
@@ -624,8 +625,8 @@ class _Referee:
             if len(game.results) > holes_before:
                 self._hole_over(game.results[-1])
 
-    def _ask_human(self, seat: _Seat, human: HumanSeat, legal: tuple[Action, ...]) -> Action:
-        """A person's decision, from the request a bot in that seat would get (untimed: see show/human_seat.py)."""
+    def _ask_human(self, seat: _Seat, human: TerminalSeat, legal: tuple[Action, ...]) -> Action:
+        """A person's decision, from the request a bot in that seat would get (untimed: see match/seat.py)."""
         # No request id is taken: the bots' ids stay those of a match with a built-in here.
         line, seat.event_mark = request_line(self.game, seat.index, 0, seat.event_mark, 0)
         clocks = [
@@ -698,7 +699,7 @@ def run_match(
     force: bool = False,
     sign: LogSigner | None = None,
     hide: Sequence[Path] = (),
-    human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
+    human: SeatFactory | None = None,
     stop: Callable[[], bool] | None = None,
     launcher: LauncherFactory | None = None,
 ) -> MatchResult:
@@ -714,7 +715,8 @@ def run_match(
     (finished, interrupted or error), not the journal written while the match runs.
     `hide`: more of the caller's files for sandboxed bots not to see (`Referee.box_bots`).
     `human` makes the terminal seat of each `builtin: human` player, from its seat and the
-    players' names (default: one on this process's stdin and stdout, without colour).
+    players' names (`match.seat.SeatFactory`; the command line passes golfref.show.human_seat's);
+    a config with such a player and no `human` is a ValueError, before anything starts.
     `stop`, when given, is asked at the referee's waits (at least every `process._CHECK_EVERY`
     seconds of a wait for a bot, and after each bot starts): once it says yes, the match stops as
     on SIGINT, at a point where the stop cannot be lost. A caller that stops matches this way
