@@ -1126,3 +1126,18 @@ def test_a_stop_asked_at_a_wait_stops_the_match(tmp_path: Path) -> None:
     with pytest.raises(MatchInterrupted):
         run_match(config, seed=4, stop=stop, launcher=ScriptedLauncher({0: EchoBrain()}))
     assert read_log(tmp_path / "s.json")["status"] == "interrupted"
+
+
+def test_the_architecture_pages_example_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/ARCHITECTURE.md shows library users the scripted seam: its example prints what the page says."""
+    page = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    section = page[page.index("## Bots in this process") :]
+    code = section[section.index("```python\n") + len("```python\n") : section.index("\n```\n")]
+    printed = re.search(r"prints `(.+?)` at once", section)
+    assert printed is not None
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/ARCHITECTURE.md", "exec"), {"__name__": "example"})
+    assert capsys.readouterr().out == printed.group(1) + "\n"
+    assert len(list((tmp_path / "logs").glob("demo-*.json"))) == 1
