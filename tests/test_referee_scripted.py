@@ -679,6 +679,19 @@ def test_every_request_in_the_log_was_sent(tmp_path: Path) -> None:
         assert named - sent == set(), f"seat {seat}: steps name requests that were never sent"
 
 
+def test_fail_on_never_changes_what_is_played(tmp_path: Path) -> None:
+    """`faults.fail_on` decides only `golfref run`'s exit status: the match and its log are the same under each."""
+    logs = []
+    for fail_on in ("ended", "any", "never"):
+        brains: dict[int, Brain] = {0: Script(Ready(), "oops", then=EchoBrain()), 1: Always(Answer("swap:99"))}
+        result, _ = play(tmp_path, brains, [scripted("shaky"), scripted("bad")],
+                         faults={"policy": "fallback", "max_faults": 2, "fail_on": fail_on})  # fmt: skip
+        assert result.statuses == (FAULTED, DQ)
+        logs.append(_comparable(checked_log(result)))
+    assert logs[0] == logs[1] == logs[2]
+    assert "fail_on" not in logs[0]["fault_policy"]
+
+
 @pytest.mark.parametrize(
     ("policy", "kind", "faults", "out"),
     [
