@@ -282,7 +282,7 @@ def _program(path: Path, text: str = "#!/bin/sh\n") -> Path:
 
 def _boxes(config: str, folder: Path, hide: tuple[Path, ...] = ()) -> list[Any]:
     """The sandboxes a match of `config` (written in `folder`) would get, as run and check-config build them."""
-    from golfref.match.referee import build_sandboxes
+    from golfref.bots.launch import build_sandboxes
 
     path = folder / "match.yaml"
     path.write_text(config, encoding="utf-8")

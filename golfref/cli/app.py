@@ -411,8 +411,8 @@ def _check_sandboxes(
     label: Callable[[int, PlayerSpec], str] | None = None,
 ) -> None:
     """Set up (and give back) each bot's sandbox as a run would, to report what would stop it."""
+    from ..bots.launch import build_sandboxes
     from ..config.match import ConfigError
-    from ..match.referee import build_sandboxes
 
     try:
         boxes = build_sandboxes(spec, players, log_folder, source, hide, prepare=False, label=label)
@@ -540,6 +540,7 @@ def run(
 
     from ..match.referee import run_match
     from ..record.faults import SeatStatus
+    from ..show.human_seat import HumanSeat
     from ..show.report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():
@@ -573,6 +574,7 @@ def run(
             force=force,
             sign=signer,
             hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
+            human=lambda i, names: HumanSeat(cfg.rules, names, i, stdin=sys.stdin, stdout=sys.stdout),
         )
     if as_json:
         out(json.dumps(summary_json(result), ensure_ascii=False))
