@@ -29,6 +29,7 @@ from ..bots.sandbox import OFF, Sandbox, SandboxError, SandboxSpec
 from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec, match_seed_problem
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
+from ..game.fast import enum_value
 from ..game.policies import Policy, make_policy
 from ..game.view import view
 from ..record.faults import EXIT_WAIT, Fault, FaultKind, SeatStatus, disqualifies
@@ -610,7 +611,7 @@ class _Referee:
             to_move, turn_decision = game.turn()
             seat = self.seats[to_move]
             legal = game.legal_actions()
-            decision = turn_decision._value_  # not .value: a Python-level descriptor, at every decision
+            decision = enum_value(turn_decision)
             holes_before = len(game.results)
             if self.on_turn is not None:
                 self.on_turn(game)
