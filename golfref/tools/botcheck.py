@@ -66,8 +66,9 @@ _GAMES = 40
 """Games tried to reach a check's situation before it is given up (skipped, not failed)."""
 _NOTICE_WAIT = 0.05
 """How long a bot is watched after a hole_end for output or a crash, in seconds."""
-EXIT_WAIT = 2.0
-"""How long a bot may take to exit after goodbye and the end of its input, in seconds."""
+GOODBYE_EXIT_WAIT = 2.0
+"""How long a bot may take to exit after goodbye and the end of its input, in seconds: the check's limit,
+not the referee's wait for a closed bot (`record.faults.EXIT_WAIT`)."""
 _FUZZ_TRIES = 1000
 """Random rule sets drawn for one fuzz check before the options given are taken to rule every one out."""
 TIME_CHECK = "time control: every decision within move_ms"
@@ -773,12 +774,13 @@ class _Session:
         end_line = protocol.match_end(game.totals, game.placings(), [])
         self.last = _Sent(end_line)
         reply = self.driver.send(end_line) or self.driver.send(protocol.goodbye())
-        code = self.driver.finish(EXIT_WAIT)
+        code = self.driver.finish(GOODBYE_EXIT_WAIT)
         problems = self.take_unasked()
         if reply is None and problems:
             reply = problems[0]
         if reply is None and code != 0:
-            how = f"exited with code {code}" if code is not None and code > 0 else f"was still running {EXIT_WAIT:g} s"
+            waited = f"was still running {GOODBYE_EXIT_WAIT:g} s"
+            how = f"exited with code {code}" if code is not None and code > 0 else waited
             reply = Reply(None, FaultKind.EXITED, f"after goodbye and the end of its input the bot {how}")
         if reply is not None:
             self.fail(ends, reply, self.last)
