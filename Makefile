@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
 
 FORCE:
 
-install: $(STAMP) samples
+install: $(STAMP)
 
 # The sample greedy bot's protocol library is the Python kit's golfbot.py, generated next to it
 # from kits/python: a bot's files are its folder (a sandbox shows it nothing else, and its
