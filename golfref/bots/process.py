@@ -101,6 +101,7 @@ from types import TracebackType
 from typing import NamedTuple, Protocol, Self
 
 from .. import PROTOCOL_VERSION
+from ..game.fast import new_tuple
 from .sandbox import Sandbox
 
 __all__ = [
@@ -579,7 +580,7 @@ class BotProcess:
 
     def _deliver(self, status: ReadStatus, line: str | None, raw: str, now: float) -> None:
         if len(self._pending) < UNASKED_LIMIT:
-            self._pending.append(_new(ReadResult, (status, line, raw, max(0.0, now - self._sent_at), self._sends)))
+            self._pending.append(new_tuple(ReadResult, (status, line, raw, max(0.0, now - self._sent_at), self._sends)))
         else:
             self._unasked_dropped += 1  # a bot printing without end must not fill the referee
 
@@ -840,7 +841,6 @@ class BotPool:
 # -- internals ------------------------------------------------------------------------
 
 _OUT, _ERR, _IN, _EXIT = range(4)
-_new = tuple.__new__  # builds a ReadResult without the named tuple's Python-level __new__
 _READ, _WRITE = select.POLLIN, select.POLLOUT  # the same bits as EPOLLIN and EPOLLOUT
 
 

@@ -1625,7 +1625,8 @@ def _print_results(
     The tables, the gate and the SPRT count the complete deal sets only; the fault verdict and
     summary cover every stored match.
     """
-    from ..show.report import STDERR_TAIL, bot_change_lines, tournament_fault_lines
+    from ..record.stderr import TERMINAL_STDERR_LINES
+    from ..show.report import bot_change_lines, tournament_fault_lines
     from ..stats import tables as stats_tables
     from ..stats.stats import compute_stats, pooled_sd_ratio
     from ..tournament.runner import fault_summary, gate_result, shown_path
@@ -1637,7 +1638,7 @@ def _print_results(
     stats = compute_stats(counted)
     gate = gate_result(verdicts.gate, stats)
     sprt = verdicts.sprt
-    faults = fault_summary(stored.directory, stored.matches, STDERR_TAIL)
+    faults = fault_summary(stored.directory, stored.matches, TERMINAL_STDERR_LINES)
     fault_failure = _fault_verdict(records, verdicts.fail_on)
     for problem in errors:
         err(f"golfref: error: {_one_line(problem)}")
@@ -1734,9 +1735,9 @@ def _stored_or_fail(directory: Path) -> StoredTournament:
 def _write_junit(path: str, stored: StoredTournament, verdicts: _Verdicts) -> None:
     """Write the JUnit XML of the stored matches (with each faulted bot's stderr tail from its log), the gate and
     the SPRT; the gate's and the SPRT's cases count the complete deal sets, as the tables do."""
-    from ..show.junit import Case, write_junit
+    from ..show.junit import Case, junit_extras, write_junit
     from ..stats.stats import compute_stats
-    from ..tournament.runner import gate_result, junit_extras
+    from ..tournament.runner import gate_result
 
     gate = gate_result(verdicts.gate, compute_stats(stored.counted()))
     more = []

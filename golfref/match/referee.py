@@ -8,14 +8,13 @@ referee itself raises out of `run_match`.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import hashlib
 import json
 import random
 import secrets
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from ..bots.process import ReadResult, ReadStatus
 from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec, match_seed_problem
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
+from ..game.fast import enum_value
 from ..game.policies import Policy, make_policy
 from ..game.view import view
 from ..record.faults import EXIT_WAIT, Fault, FaultKind, SeatStatus, disqualifies
@@ -34,11 +34,11 @@ from .outputs import append_transcript, check_outputs, log_path_for, new_match_i
 from .outputs import transcript_path as _transcript_path
 from .seat import Clock, SeatFactory, SeatLeft, TerminalSeat
 from .seat_messages import hole_end_line, request_line
+from .stopping import Stop, stop_on_signals
 
 __all__ = [
     "MatchResult",
     "MatchInterrupted",
-    "STOP_SIGNALS",
     "run_match",
     "log_path_for",
 ]
@@ -48,8 +48,6 @@ _LINE_KEEP = 200
 _CLOSE_GRACE = 0.5
 # Late answers to a timed-out request are dropped, one per request: more is a fault.
 _LATE_ALLOWANCE = 1
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-"""The signals that stop a match cleanly: bots closed, the log saved as interrupted."""
 
 
 @dataclass
@@ -105,14 +103,6 @@ class MatchInterrupted(Exception):
         what = "before any bot started" if log_path is None else f"the incomplete log is {log_path}"
         super().__init__(f"{reason or 'interrupted by ' + signal.Signals(signum).name}; {what}")
         self.log_path = log_path
-        self.signum = signum
-
-
-class _Stop(BaseException):
-    """Raised by the signal handler, once, wherever the referee is (like KeyboardInterrupt)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
         self.signum = signum
 
 
@@ -599,7 +589,7 @@ class _Referee:
             to_move, turn_decision = game.turn()
             seat = self.seats[to_move]
             legal = game.legal_actions()
-            decision = turn_decision._value_  # not .value: a Python-level descriptor, at every decision
+            decision = enum_value(turn_decision)
             holes_before = len(game.results)
             if self.on_turn is not None:
                 self.on_turn(game)
@@ -728,13 +718,13 @@ def run_match(
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
     hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
-    with _stop_on_signals() as stopped:
+    with stop_on_signals() as stopped:
 
         def check() -> None:
             stopped.check()
             if stop is not None and stopped.signum is None and stop():
                 stopped.signum = signal.SIGINT  # as a first stop signal: a later one waits for the cleanup
-                raise _Stop(signal.SIGINT)
+                raise Stop(signal.SIGINT)
 
         referee: _Referee | None = None
         try:
@@ -744,7 +734,7 @@ def run_match(
             referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human, launcher)
             check_outputs(config, referee.log_path, force=force)
             referee.box_bots(hide)
-        except _Stop as e:  # nothing started, nothing written: no log to keep
+        except Stop as e:  # nothing started, nothing written: no log to keep
             stopped.cleaning = True
             if referee is not None:
                 referee.release_sandboxes()
@@ -763,8 +753,8 @@ def run_match(
                 referee.start()
                 referee.play()
                 return referee.finish()
-            except (_Stop, KeyboardInterrupt) as e:
-                signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+            except (Stop, KeyboardInterrupt) as e:
+                signum = e.signum if isinstance(e, Stop) else signal.SIGINT
                 stopped.cleaning = True
                 reason = str(e) if isinstance(e, SeatLeft) else f"interrupted by {signal.Signals(signum).name}"
                 referee.abort("interrupted", reason)
@@ -775,49 +765,3 @@ def run_match(
                 raise
         finally:
             referee.release_sandboxes()
-
-
-@dataclass
-class _StopState:
-    """The stop signals of one match: the first one raises `_Stop`; `cleaning` once it was caught."""
-
-    signum: int | None = None
-    cleaning: bool = False
-
-    def check(self) -> None:
-        """Raise the stop again if its first raise was lost (a handler run inside a fork hook or a
-        finalizer cannot raise: Python reports the exception as unraisable and goes on)."""
-        if self.signum is not None and not self.cleaning:
-            raise _Stop(self.signum)
-
-
-@contextlib.contextmanager
-def _stop_on_signals() -> Iterator[_StopState]:
-    """Turn the first stop signal into `_Stop` and hold off any later one while the match is cleaned up.
-
-    The handler itself decides, so no window is left between a first signal and the
-    cleanup in which a second one could cut the cleanup short. Yields the match's
-    `_StopState`: the caller sets `cleaning` once it is cleaning up, and calls `check` where
-    it waits (a stop whose exception was lost is raised there). A signal that was ignored
-    when the match started (``nohup``) is left ignored.
-    """
-    state = _StopState()
-
-    def handler(signum: int, frame: object) -> None:
-        if state.signum is not None:
-            return  # already stopping: the cleanup must run to its end
-        state.signum = signum
-        raise _Stop(signum)
-
-    try:
-        # A signal ignored when golfref started (nohup, a background job) stays ignored.
-        taken = [sig for sig in STOP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN]
-        previous = {sig: signal.signal(sig, handler) for sig in taken}
-    except ValueError:  # not the main thread: signals are not ours to handle
-        yield state
-        return
-    try:
-        yield state
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
