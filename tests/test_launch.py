@@ -10,8 +10,9 @@ from typing import Any
 
 from golfref.bots.launch import Launcher, ProcessLauncher, StartedBot, StartFailed
 from golfref.bots.process import ReadStatus
-from golfref.bots.sandbox import OFF, SandboxSpec
+from golfref.bots.sandbox import OFF
 from golfref.config.match import PlayerSpec, parse_config
+from golfref.config.sandbox_spec import SandboxSpec
 from golfref.match.referee import run_match
 from golfref.record.faults import FaultKind, SeatStatus
 
