@@ -7,6 +7,9 @@ starts), to fingerprint and start each bot, to say what protected it (the log's
 the small interface of everything the match loop calls on a bot. `ProcessLauncher` is the
 door to real processes (`process.BotProcess` in a `process.BotPool`, each in its `Sandbox`);
 an in-process bot that implements `StartedBot` comes through a launcher of its own.
+
+What must be checked on this machine before a match's first bot starts, and that reading a config
+does not probe, is checked here too (`match_seed_problem`: could a bot read the seed's file?).
 """
 
 from __future__ import annotations
