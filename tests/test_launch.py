@@ -10,8 +10,9 @@ from typing import Any
 
 from golfref.bots.launch import Launcher, ProcessLauncher, StartedBot, StartFailed
 from golfref.bots.process import ReadStatus
-from golfref.bots.sandbox import OFF, SandboxSpec
+from golfref.bots.sandbox import OFF
 from golfref.config.match import PlayerSpec, parse_config
+from golfref.config.sandbox_spec import SandboxSpec
 from golfref.match.referee import run_match
 from golfref.record.faults import FaultKind, SeatStatus
 
@@ -29,8 +30,8 @@ def test_a_started_process_is_read_and_closed_through_the_door(tmp_path: Path) -
     player = echo_player(tmp_path)
     launcher.prepare(SandboxSpec(), [player], tmp_path / "logs", "test", ())
     assert launcher.protections(0) == OFF.to_json()
-    print_ = launcher.fingerprint(0, player, [tmp_path / "logs"])
-    assert print_ is not None and print_ == launcher.fingerprint(0, player, [tmp_path / "logs"])
+    built = launcher.fingerprint(0, player, [tmp_path / "logs"])
+    assert built is not None and built == launcher.fingerprint(0, player, [tmp_path / "logs"])
     bot = launcher.start(0, player)
     try:
         assert bot.sends == 0

@@ -7,6 +7,9 @@ starts), to fingerprint and start each bot, to say what protected it (the log's
 the small interface of everything the match loop calls on a bot. `ProcessLauncher` is the
 door to real processes (`process.BotProcess` in a `process.BotPool`, each in its `Sandbox`);
 an in-process bot that implements `StartedBot` comes through a launcher of its own.
+
+What must be checked on this machine before a match's first bot starts, and that reading a config
+does not probe, is checked here too (`match_seed_problem`: could a bot read the seed's file?).
 """
 
 from __future__ import annotations
@@ -19,12 +22,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..config.match import ConfigError, PlayerSpec
+from ..config.match import ConfigError, MatchConfig, PlayerSpec
+from ..config.sandbox_spec import SandboxSpec
 from .fingerprint import bot_file, fingerprint
 from .process import BotPool, BotProcess, BotStartError, ReadResult, bot_environment
-from .sandbox import OFF, Sandbox, SandboxError, SandboxSpec
+from .sandbox import OFF, Sandbox, SandboxError, seed_file_problem
 
-__all__ = ["Launcher", "LauncherFactory", "ProcessLauncher", "StartFailed", "StartedBot", "build_sandboxes"]
+__all__ = [
+    "Launcher",
+    "LauncherFactory",
+    "ProcessLauncher",
+    "StartFailed",
+    "StartedBot",
+    "build_sandboxes",
+    "match_seed_problem",
+]
 
 
 class StartFailed(Exception):
@@ -255,3 +267,14 @@ def build_sandboxes(
                 box.close()
         raise ConfigError(f"sandbox: {e}") from None
     return boxes
+
+
+def match_seed_problem(config: MatchConfig) -> str | None:
+    """`sandbox.seed_file_problem` of a match whose seed in play is its config file's; None when it is not.
+
+    Checked before any bot starts (`golfref check-config` and `run`): whether a bot could read the
+    file depends on how bots run on this machine, which reading the config does not probe.
+    """
+    if not config.seed_in_source:
+        return None
+    return seed_file_problem(config.sandbox, config.players, config.source, "the seed of its deals")

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from ..bots.sandbox import SandboxSpec
     from ..config.match import ConfigError, FailOn, MatchConfig, PlayerSpec
+    from ..config.sandbox_spec import SandboxSpec
     from ..config.tournament import GateRule, TournamentConfig
     from ..game.engine import HoleResult
     from ..record.signing import SignatureCheck, Signer
@@ -388,7 +388,7 @@ def check_config(
     except ConfigError as e:
         fail_config(e)
     _check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
-    from ..config.match import match_seed_problem
+    from ..bots.launch import match_seed_problem
 
     problem = match_seed_problem(cfg)
     if problem is not None:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots.launch import LauncherFactory, ProcessLauncher, StartedBot, StartFailed
+from ..bots.launch import LauncherFactory, ProcessLauncher, StartedBot, StartFailed, match_seed_problem
 from ..bots.process import ReadResult, ReadStatus
-from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec, match_seed_problem
+from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
 from ..game.fast import enum_value

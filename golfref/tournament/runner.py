@@ -522,8 +522,7 @@ def tournament_seed(config: TournamentConfig, store: Store) -> int:
 def check_secrets(config: TournamentConfig) -> None:
     """TournamentError, before any match, for a file that would show a bot the seed: a readable config holding
     it, or a results directory that bots may enter (its store keeps the seed, and each log its deal set's)."""
-    from ..bots.sandbox import Access, readable_by_bots
-    from ..config.match import seed_file_problem
+    from ..bots.sandbox import Access, readable_by_bots, seed_file_problem
 
     if config.seed is not None:
         instead = "leave it out: a secret seed is then drawn and kept in the results directory"
