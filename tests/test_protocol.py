@@ -192,6 +192,17 @@ def test_a_bot_is_told_the_first_field_at_fault(parse: Any, line: str, told: str
     assert str(caught.value) == told
 
 
+@pytest.mark.parametrize("kind", ["ready", "answer"])
+def test_every_field_of_the_schema_has_its_own_words(kind: str) -> None:
+    """A field the schema gains must get a message in protocol.py, not the library's fallback."""
+    parse = {"ready": protocol.parse_ready, "answer": protocol.parse_answer}[kind]
+    fields = [f for f in SCHEMA["$defs"][kind]["properties"] if f != "type"]
+    assert fields
+    for field in fields:
+        with pytest.raises(protocol.InvalidMessage) as caught:
+            parse(j(**{"type": kind, "name": "bot", "id": 1, "action": "stock", field: [field]}))
+        assert not str(caught.value).startswith(f"{kind}: ") and repr(field) in str(caught.value), field
+
 def test_a_whole_number_written_as_a_float_is_the_request_id() -> None:
     request_id, _ = protocol.parse_answer('{"type": "answer", "id": 7.0, "action": "stock"}')
     assert request_id == 7 and type(request_id) is int

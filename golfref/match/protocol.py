@@ -231,7 +231,8 @@ def _check(kind: str, data: dict[str, Any]) -> None:
                 at_fault.update(error.path[1:2])
         problems = _PROBLEMS[kind]
         problem = next((problems[f] for f in problems if f in at_fault), None)
-        raise InvalidMessage(problem or f"{kind}: {clip(e.errors[0].message, 80)}") from None
+        # A field the schema gained without a message here: the library's words (no value quoted).
+        raise InvalidMessage(problem or f"{kind}: {e.errors[0].message}") from None
 
 
 def parse_ready(line: str) -> tuple[str, str | None]:
