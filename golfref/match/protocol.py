@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any
 
 import fastjsonschema
 import orjson
 
 from .. import PROTOCOL_VERSION
+from ..config.match import load_schema
 from ..game.engine import HoleResult
 from ..game.rules import KnockPenalty, Rules
 
@@ -199,13 +199,8 @@ _PROBLEMS: dict[str, dict[str, str]] = {
 }
 
 
-@cache
-def _schema_check(kind: str) -> Callable[[dict[str, Any]], Any]:
+def _compile(kind: str) -> Callable[[dict[str, Any]], Any]:
     """The compiled check of one message type of schemas/protocol.schema.json (`$defs` entry `kind`)."""
-    # Imported here, at the first message: the config reader (yaml, jsonschema) is no weight
-    # for a module that only builds messages.
-    from ..config.match import load_schema
-
     schema = load_schema("protocol.schema.json")
     one = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"}
     # Every violation, not only the first found: the message names the first field listed.
@@ -215,13 +210,18 @@ def _schema_check(kind: str) -> Callable[[dict[str, Any]], Any]:
     return check
 
 
+# Compiled at import (a few milliseconds), not at the first ready: that would be the referee's
+# time spent inside a bot's startup deadline.
+_CHECKS = {kind: _compile(kind) for kind in _PROBLEMS}
+
+
 def _check(kind: str, data: dict[str, Any]) -> None:
     """Raise InvalidMessage naming the first field of `data` that breaks the schema of `kind`."""
     if data["type"] != kind:
         article = "an" if kind == "answer" else "a"
         raise InvalidMessage(f"expected {article} {kind} message, got type {clip(data['type'])}")
     try:
-        _schema_check(kind)(data)
+        _CHECKS[kind](data)
     except fastjsonschema.JsonSchemaValuesException as e:
         at_fault: set[str] = set()
         for error in e.errors:
