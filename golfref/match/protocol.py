@@ -199,40 +199,56 @@ _PROBLEMS: dict[str, dict[str, str]] = {
 }
 
 
-def _compile(kind: str) -> Callable[[dict[str, Any]], Any]:
-    """The compiled check of one message type of schemas/protocol.schema.json (`$defs` entry `kind`)."""
-    schema = load_schema("protocol.schema.json")
-    one = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"}
-    # Every violation, not only the first found: the message names the first field listed.
-    check: Callable[[dict[str, Any]], Any] = fastjsonschema.compile(
-        one, use_default=False, use_formats=False, fast_fail=False
+class _MessageCheck:
+    """One message type of schemas/protocol.schema.json compiled by fastjsonschema: the whole, and each field."""
+
+    def __init__(self, schema: dict[str, Any], kind: str) -> None:
+        definition = schema["$defs"][kind]
+        self.kind = kind
+        self.whole = _compile(schema, {"$ref": f"#/$defs/{kind}"})
+        self.required: list[str] = definition["required"]
+        # Each field on its own, to name the first one at fault: the whole check stops at the first
+        # violation it meets, which is a missing field before a wrong one listed earlier.
+        self.fields = {name: _compile(schema, definition["properties"][name]) for name in _PROBLEMS[kind]}
+
+    def __call__(self, data: dict[str, Any]) -> None:
+        """Raise InvalidMessage naming the first field of `data`, in the schema's order, that breaks it."""
+        try:
+            self.whole(data)
+        except fastjsonschema.JsonSchemaValueException as e:
+            for name, problem in _PROBLEMS[self.kind].items():
+                if name not in data:
+                    if name in self.required:
+                        raise InvalidMessage(problem) from None
+                    continue
+                try:
+                    self.fields[name](data[name])
+                except fastjsonschema.JsonSchemaValueException:
+                    raise InvalidMessage(problem) from None
+            # A field the schema gained without words here: the library's (no value quoted).
+            raise InvalidMessage(f"{self.kind}: {e.message}") from None
+
+
+def _compile(schema: dict[str, Any], part: dict[str, Any]) -> Callable[[Any], Any]:
+    """`part` of `schema` (with the definitions it may refer to) compiled by fastjsonschema."""
+    check: Callable[[Any], Any] = fastjsonschema.compile(
+        {"$schema": schema["$schema"], "$defs": schema["$defs"], **part}, use_default=False, use_formats=False
     )
     return check
 
 
 # Compiled at import (a few milliseconds), not at the first ready: that would be the referee's
 # time spent inside a bot's startup deadline.
-_CHECKS = {kind: _compile(kind) for kind in _PROBLEMS}
+_PROTOCOL_SCHEMA = load_schema("protocol.schema.json")
+_CHECKS = {kind: _MessageCheck(_PROTOCOL_SCHEMA, kind) for kind in _PROBLEMS}
 
 
 def _check(kind: str, data: dict[str, Any]) -> None:
-    """Raise InvalidMessage naming the first field of `data` that breaks the schema of `kind`."""
+    """Raise InvalidMessage unless `data` is a valid message of type `kind`."""
     if data["type"] != kind:
         article = "an" if kind == "answer" else "a"
         raise InvalidMessage(f"expected {article} {kind} message, got type {clip(data['type'])}")
-    try:
-        _CHECKS[kind](data)
-    except fastjsonschema.JsonSchemaValuesException as e:
-        at_fault: set[str] = set()
-        for error in e.errors:
-            if error.rule == "required":
-                at_fault.update(key for key in error.rule_definition if key not in data)
-            else:
-                at_fault.update(error.path[1:2])
-        problems = _PROBLEMS[kind]
-        problem = next((problems[f] for f in problems if f in at_fault), None)
-        # A field the schema gained without a message here: the library's words (no value quoted).
-        raise InvalidMessage(problem or f"{kind}: {e.errors[0].message}") from None
+    _CHECKS[kind](data)
 
 
 def parse_ready(line: str) -> tuple[str, str | None]:
