@@ -38,7 +38,8 @@ from golfref.game.rules import rules_from_dict
 from golfref.game.view import events_for, view
 from golfref.match.referee import MatchResult, run_match
 from golfref.record.faults import FaultKind, SeatStatus
-from golfref.record.log import history_from_log, parse_log, read_log
+from golfref.record.log import parse_log, read_log
+from golfref.record.matchlog import history_from_log
 
 pytestmark = [
     pytest.mark.process,

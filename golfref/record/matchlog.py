@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..config.match import FaultMode, FaultPolicy, TimeControl
-from ..game.engine import Decision, HoleEnd
+from ..game.engine import Action, Decision, Event, HoleEnd, Move, Shuffle
 from .faults import Fault, FaultKind, SeatStatus
 from .log import LogError
 
@@ -34,7 +34,12 @@ __all__ = [
     "MatchLog",
     "MalformedLog",
     "read_match_log",
+    "LogLike",
+    "as_match_log",
     "step_where",
+    "has_signature",
+    "sealed_digest",
+    "history_from_log",
 ]
 
 
@@ -359,6 +364,15 @@ def read_match_log(doc: Mapping[str, Any]) -> MatchLog:
         raise MalformedLog(f"the log: {_why(e)}") from None
 
 
+LogLike = MatchLog | Mapping[str, Any]
+"""What a public reader takes: a `MatchLog`, or a parsed log it reads into one."""
+
+
+def as_match_log(log: LogLike) -> MatchLog:
+    """`log` itself when it is already read, else `read_match_log(log)`."""
+    return log if isinstance(log, MatchLog) else read_match_log(log)
+
+
 def step_where(doc: Mapping[str, Any], h: int, t: int) -> str:
     """`hole 2, step 11 (seat 1, request 45)` for holes[2].steps[11] of a parsed log, as far as the step can be read.
 
@@ -380,3 +394,46 @@ def step_where(doc: Mapping[str, Any], h: int, t: int) -> str:
     if isinstance(request, int) and not isinstance(request, bool):
         details.append(f"request {request}")
     return where + (f" ({', '.join(details)})" if details else "")
+
+
+def sealed_digest(doc: Mapping[str, Any]) -> object:
+    """The `digest` a parsed log carries, whatever it is (None when absent): checked before the schema is."""
+    return doc.get("digest")
+
+
+def has_signature(doc: Mapping[str, Any]) -> bool:
+    """Whether a parsed log, valid or not, carries a signature (not null): read before validation trusts it."""
+    return doc.get("signature") is not None
+
+
+def history_from_log(doc: LogLike) -> list[Event]:
+    """The engine history (shuffles and moves) recorded in a log, for `Game.replay`.
+
+    Raises LogError naming the hole and step of anything it cannot read.
+    """
+    log = as_match_log(doc)
+    cards = log.cards
+    ids = {name: i for i, name in enumerate(cards)}
+    if len(ids) != len(cards):
+        raise LogError("cards: a card name is listed twice")
+
+    def to_ids(names: tuple[str, ...], where: str) -> tuple[int, ...]:
+        try:
+            return tuple(ids[n] for n in names)
+        except KeyError as e:
+            raise LogError(f"{where}: unknown card {e.args[0]!r}") from None
+
+    history: list[Event] = []
+    for h, hole in enumerate(log.holes):
+        history.append(Shuffle(to_ids(hole.deal, f"hole {h} deal")))
+        for t, step in enumerate(hole.steps):
+            if type(step) is ReshuffleStep:
+                history.append(Shuffle(to_ids(step.cards, f"hole {h}, step {t} reshuffle")))
+                continue
+            assert type(step) is DecisionStep
+            try:
+                action = Action.parse(step.action)
+            except ValueError as e:
+                raise LogError(f"hole {h}, step {t}: {e}") from None
+            history.append(Move(step.seat, action))
+    return history

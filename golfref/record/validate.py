@@ -65,6 +65,7 @@ from .matchlog import (
     ReshuffleStep,
     Step,
     read_match_log,
+    sealed_digest,
     step_where,
 )
 from .schema_check import compile_check
@@ -143,7 +144,7 @@ def validate(doc: dict[str, Any]) -> Report:
     problem = not_a_log(doc)
     if problem is not None:
         return Report(Status.NOT_A_LOG, problem, 0, None)
-    digest = doc.get("digest")
+    digest = sealed_digest(doc)
     if isinstance(digest, str):
         try:
             actual = compute_digest(doc)
