@@ -16,7 +16,8 @@
    decision the engine asks for, and legal at that point; every hole's result, the totals
    and the placings must be exactly what the engine derives. A log whose digest matches
    but whose content does not add up (written by a buggy tool, or edited and sealed again)
-   is `Status.INVALID` with the first point where it goes wrong.
+   is `Status.INVALID` with the first point where it goes wrong. The checker reads the log
+   through `golfref.record.matchlog` (typed values) once the schema holds.
 
 A log of a match that did not finish (status running, interrupted or error) is checked as
 far as it goes and reported as `Status.INCOMPLETE`, not as damaged.
