@@ -29,7 +29,7 @@ from golfref.game.view import events_for, view
 from golfref.match.referee import MatchInterrupted, run_match
 from golfref.match.seat import Clock, TerminalSeat
 from golfref.record.faults import SeatStatus
-from golfref.record.log import history_from_log
+from golfref.record.matchlog import history_from_log
 from golfref.show.human_seat import HumanSeat
 
 pytestmark = pytest.mark.process

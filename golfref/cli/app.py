@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ..config.sandbox_spec import SandboxSpec
     from ..config.tournament import GateRule, TournamentConfig
     from ..game.engine import HoleResult
+    from ..record.matchlog import MatchLog
     from ..record.signing import SignatureCheck, Signer
     from ..record.validate import Report
     from ..stats.records import MatchRecord
@@ -696,7 +697,9 @@ def _check_line(path: str, report: Report, signature: SignatureCheck | None) -> 
 
 def _signature(path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
     """The signature verdict shown for the log at `path`: always when `asked` (--trust), else only for a signed log."""
-    if report.doc is None or (not asked and report.doc.get("signature") is None):
+    from ..record.matchlog import has_signature
+
+    if report.doc is None or (not asked and not has_signature(report.doc)):
         return None
     from ..record.signing import check_signature
 
@@ -869,9 +872,11 @@ def replay(
         fail(sanitize(f"{path}: {report.message}"), EXIT_FAULTED)
     if report.status in (Status.INVALID, Status.TAMPERED):
         fail(sanitize(f"{path}: {report.status.value}: {report.message}"), EXIT_FAULTED)
-    doc = report.doc
-    holes = len(doc["holes"])
-    players = len(doc["players"])
+    from ..record.matchlog import read_match_log
+
+    doc = read_match_log(report.doc)
+    holes = len(doc.holes)
+    players = len(doc.players)
     if hole is not None and not 0 <= hole < holes:
         if not holes:
             fail(f"--hole {hole}: the log has no hole yet")
@@ -907,9 +912,7 @@ def replay(
         out(line)
 
 
-def _write_replay_html(
-    doc: dict[str, Any], path: str, target: str, seat: int | None, **terminal_only: Any
-) -> None:
+def _write_replay_html(doc: MatchLog, path: str, target: str, seat: int | None, **terminal_only: Any) -> None:
     """`golfref replay LOG --html OUT`: the page of a log that validated."""
     for name, given in terminal_only.items():
         if given not in (None, False):

@@ -275,7 +275,7 @@ class _Referee:
 
     def _save(self, status: str, include_open_hole: bool, error: str | None = None) -> None:
         doc = self.builder.snapshot(include_open_hole)
-        doc["players"] = self._players_json()
+        doc["players"] = players = self._players_json()
         doc["status"] = status
         doc["complete"] = status == "finished"
         doc["error"] = error
@@ -291,7 +291,7 @@ class _Referee:
             # Only a final log is signed; it replaces the journal in one rename.
             self.journal.close()
             write_log(self.log_path, doc, body=self.builder.canonical(doc), sign=self.sign)
-        self.builder.doc["players"] = doc["players"]
+        self.builder.doc["players"] = players
         self.written = doc
 
     def _flush_transcripts(self) -> None:

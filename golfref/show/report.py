@@ -89,12 +89,16 @@ def _counts_text(counts: dict[str, int]) -> str:
 
 
 def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
-    return stderr_tail_lines(result.log["players"][seat].get("stderr") or "", TERMINAL_STDERR_LINES)
+    from ..record.matchlog import read_match_log
+
+    stderr = read_match_log(result.log).players[seat].stderr or ""
+    return stderr_tail_lines(stderr, TERMINAL_STDERR_LINES)
 
 
 def summary_json(result: MatchResult) -> dict[str, Any]:
     """The machine-readable summary `golfref run --json` prints: what the text shows, faults included."""
     from ..record.faults import fault_hint
+    from ..record.matchlog import read_match_log
 
     players = []
     for i, name in enumerate(result.names):
@@ -111,10 +115,11 @@ def summary_json(result: MatchResult) -> dict[str, Any]:
             "total": result.totals[i],
             "place": result.placings[i],
         })  # fmt: skip
+    log = read_match_log(result.log)
     return {
-        "match_id": result.log["match_id"],
+        "match_id": log.match_id,
         "log": str(result.log_path),
-        "seed": result.log["seed"],
+        "seed": log.seed,
         "players": players,
         "faults": [f.to_json() for f in result.faults],
     }

@@ -31,6 +31,7 @@ from typing import Any
 from ..bots.fingerprint import Build, build, changes
 from ..config.tournament import GateRule, TournamentConfig, config_changes
 from ..match.stopping import Stop, stop_on_signals
+from ..record.matchlog import MatchLog
 from ..record.stderr import stderr_tail
 from ..stats.records import DISQUALIFIED, MatchRecord
 from ..stats.sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate, sprt
@@ -188,19 +189,20 @@ def seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[int
     """Per seat, from a match's log (which keeps them): its fault messages, and the last `lines` lines of
     its bot's stderr. An unreadable log gives none."""
     from ..record.log import LogError, read_log
+    from ..record.matchlog import read_match_log
 
-    try:
-        doc = read_log(path)
-    except LogError:
-        doc = {}
     messages: dict[int, str] = {}
     tails: dict[int, str] = {}
-    players = doc.get("players") or ()
+    try:
+        log = read_match_log(read_log(path))
+    except LogError:
+        return messages, tails
+    players = log.players
     for seat in seats:
-        faults = [f for f in doc.get("faults") or () if f.get("seat") == seat]
+        faults = log.seat_faults(seat)
         if faults:
-            messages[seat] = "\n".join(f"{f.get('kind')}: {f.get('message')}" for f in faults)
-        stderr = players[seat].get("stderr") if seat < len(players) else None
+            messages[seat] = "\n".join(f"{f.kind.value}: {f.message}" for f in faults)
+        stderr = players[seat].stderr if seat < len(players) else None
         if stderr:
             tails[seat] = stderr_tail(stderr, lines)
     return messages, tails
@@ -362,13 +364,13 @@ def _differences(reference: dict[str, Build | None], now: dict[str, Build | None
 _ALLOW = "allow changes with --allow-bot-changes (allow_bot_changes: true)"
 
 
-def _log_changes(doc: dict[str, Any], reference: dict[str, Build | None]) -> list[tuple[str, str]]:
+def _log_changes(log: MatchLog, reference: dict[str, Build | None]) -> list[tuple[str, str]]:
     """(player, what changed) for each bot whose fingerprint in a match's log is not the reference's build."""
     found: dict[str, str] = {}
-    for player in doc.get("players") or ():
-        fp, was = player.get("fingerprint"), reference.get(player.get("name"))
+    for player in log.players:
+        fp, was = player.fingerprint, reference.get(player.name)
         if fp and was is not None and (fp["sha256"], fp["directory"]["sha256"]) != was.key():
-            found[player["name"]] = "its log's fingerprint is not that of the build the tournament started with"
+            found[player.name] = "its log's fingerprint is not that of the build the tournament started with"
     return list(found.items())
 
 
@@ -377,6 +379,7 @@ def _kept(
 ) -> dict[int, MatchRecord]:
     """The finished matches to keep: stored ones whose logs validate, and logs of finished matches never stored."""
     from ..record.log import LogError, read_log
+    from ..record.matchlog import read_match_log
     from ..record.validate import Status, validate_file
 
     stored = {m.record.match_index: m for m in store.matches()}
@@ -394,19 +397,20 @@ def _kept(
                 drop.append(spec.index)
             continue
         try:
-            doc = read_log(path)
+            log = read_match_log(read_log(path))
         except LogError:
             continue
-        if doc.get("seed") != spec.seed or tuple(p["name"] for p in doc["players"]) != spec.seating:
+        if log.seed != spec.seed or tuple(p.name for p in log.players) != spec.seating:
             if spec.index in stored:
                 drop.append(spec.index)
             continue
         known = stored.get(spec.index)
-        if known is not None and known.digest == doc["digest"]:
+        if known is not None and known.digest == log.digest:
             kept[spec.index] = known.record
             continue
-        record = record_from_log(doc, spec.index, spec.deal_set)  # played, but never stored (a kill)
-        store.put(record, spec.log_name, doc["digest"], _log_changes(doc, reference))
+        record = record_from_log(log, spec.index, spec.deal_set)  # played, but never stored (a kill)
+        assert log.digest is not None  # a valid log is sealed
+        store.put(record, spec.log_name, log.digest, _log_changes(log, reference))
         kept[spec.index] = record
     store.delete(drop)
     return kept
