@@ -27,6 +27,7 @@ from ..game.cards import Card, Rank
 from ..game.engine import Game, HoleEnd
 from ..game.narrate import Narrator, Phrase, Role, reshuffle_text
 from ..game.rules import Rules
+from ..record.matchlog import Chooser, DecisionStep
 from .terminal import hole_label, sanitize
 
 if TYPE_CHECKING:
@@ -166,7 +167,7 @@ class Turn:
     """One turn (or one seat's start-of-hole reveals) as printed."""
 
     seat: int
-    steps: list[dict[str, Any]]
+    steps: list[DecisionStep]
     events: list[dict[str, Any]]
     reveal: bool
     closes: bool = False
@@ -439,9 +440,9 @@ class Screen:
             turn.seat,
             turn.events,
             reveal=turn.reveal,
-            passed=any(s.get("action") == "pass" for s in turn.steps),
+            passed=any(s.action == "pass" for s in turn.steps),
             closes=turn.closes,
-            fallback=any(s.get("by") == "fallback" for s in turn.steps),
+            fallback=any(s.by is Chooser.FALLBACK for s in turn.steps),
         )
         return [self.say(phrase) for phrase in phrases]
 
