@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 import golfref
-from golfref.cli.app import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RUN_EXIT_CODES, app
+from golfref.cli.app import app
+from golfref.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RUN_EXIT_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -59,7 +59,7 @@ def test_the_digest_promise_is_what_validation_does() -> None:
 
 def test_the_exit_status_table_is_what_each_command_exits_with() -> None:
     """README's one table of every command's exit statuses says what golfref.cli.app's own tables say."""
-    from golfref.cli.app import COMMAND_EXIT_CODES, EVERY_COMMAND_EXIT_CODES
+    from golfref.cli.exits import COMMAND_EXIT_CODES, EVERY_COMMAND_EXIT_CODES
 
     section = README.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| (`golfref [a-z-]+`|every command) \| (\d+) \| (.*) \|$", section, flags=re.M)
