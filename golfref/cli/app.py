@@ -17,7 +17,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 
 from .. import __version__
 from . import bot_commands, log_commands, match_commands, rules_commands, tournament_commands
-from .exits import COMMAND_EXIT_CODES, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exit_codes_help
+from .exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXITS
 from .output import err, one_line, out
 
 # Start-up time: a plain `golfref --help` or `golfref score` must not pay for yaml, jsonschema,
@@ -39,7 +39,7 @@ app = typer.Typer(
 def _version(value: bool) -> None:
     if value:
         out(f"golfref {__version__}")
-        raise typer.Exit(EXIT_OK)
+        EXITS.exit(EXIT_OK)
 
 
 @app.callback()
@@ -68,7 +68,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
 """Every command, by name, in the order `golfref --help` lists them."""
 
 for _name, _command in COMMANDS:
-    app.command(_name, epilog=exit_codes_help(COMMAND_EXIT_CODES[_name]))(_command)
+    app.command(_name, epilog=EXITS.epilog(_name))(_command)
 
 
 class _Interrupted(BaseException):
@@ -87,29 +87,29 @@ def main() -> None:
         code = app(standalone_mode=False)
     except NoArgsIsHelpError as e:  # `golfref` alone: the help is the answer, as a usage error
         e.show()
-        sys.exit(EXIT_USAGE)
+        EXITS.leave(EXIT_USAGE)
     except UsageError as e:
         # typer's own rendering of a usage error is a box of several lines; here it is one.
         hint = f" (see {e.ctx.command_path} --help)" if e.ctx is not None else ""
         err(f"golfref: error: {one_line(e.format_message())}{hint}")
-        sys.exit(e.exit_code)
+        EXITS.leave(e.exit_code)
     except typer.TyperException as e:  # any other error typer reports (a file it could not open...)
         err(f"golfref: error: {one_line(e.format_message())}")
-        sys.exit(max(e.exit_code, EXIT_USAGE))
+        EXITS.leave(max(e.exit_code, EXIT_USAGE))
     except (_Interrupted, KeyboardInterrupt, typer.Abort):
         err("golfref: interrupted")
-        sys.exit(EXIT_INTERRUPTED)
+        EXITS.leave(EXIT_INTERRUPTED)
     except BrokenPipeError:
         # The reader went away (`golfref replay LOG | head`): nothing left to say to it.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(EXIT_INTERNAL)
+        EXITS.leave(EXIT_INTERNAL)
     except OSError as e:
         err(f"golfref: error: cannot write the output: {e.strerror or e}")
-        sys.exit(EXIT_INTERNAL)
+        EXITS.leave(EXIT_INTERNAL)
     except Exception as e:  # a bug in golfref itself: one line, not a traceback
         err(f"golfref: internal error: {type(e).__name__}: {one_line(str(e))}")
-        sys.exit(EXIT_INTERNAL)
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+        EXITS.leave(EXIT_INTERNAL)
+    EXITS.leave(code if isinstance(code, int) else EXIT_OK)
 
 
 if __name__ == "__main__":

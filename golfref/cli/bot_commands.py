@@ -12,7 +12,7 @@ import typer
 
 from ..game.rules import PRESETS
 from ..show.terminal import sanitize
-from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXIT_USAGE, fail
+from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXIT_USAGE, EXITS, fail
 from .options import parse_sets
 from .output import err, one_line, out
 
@@ -160,7 +160,7 @@ def check_bot(
         except OSError as e:
             fail(f"--junit {junit}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
     if not report.passed:
-        raise typer.Exit(EXIT_FAULTED)
+        EXITS.exit(EXIT_FAULTED)
 
 
 def _split_items(option: str, items: list[str] | None, known: Sequence[str]) -> list[str] | None:
@@ -254,7 +254,7 @@ def replay_bot(
         out(f"  sent: {sanitize(d.message.line)}")
         for line in d.stderr.splitlines():
             out(f"  stderr: {sanitize(line)}")
-        raise typer.Exit(EXIT_FAULTED)
+        EXITS.exit(EXIT_FAULTED)
     if result.stopped_at is not None:
         out(f"request {result.stopped_at}: the bot did what the log says ({result.matched} requests matched)")
     else:

@@ -12,7 +12,7 @@ import typer
 
 from ..files import LOG_MAX_BYTES, MIB
 from ..show.terminal import sanitize
-from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, fail, replay_exit_code
+from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, EXITS, fail
 from .options import MaxLogOpt, output_width, parse_number, use_color
 from .output import err, one_line, out
 
@@ -124,7 +124,7 @@ def replay(
         else:
             for path, report, sig in zip(logs, reports, signatures, strict=True):
                 out(sanitize(one_line(_check_line(path, report, sig))))
-        raise typer.Exit(replay_exit_code(reports, signatures, trusting=trust is not None))
+        EXITS.exit(EXITS.of_replay_check(reports, signatures, trusting=trust is not None))
     if trust is not None:
         fail("--trust applies with --check (or --json), not when showing a match")
 
@@ -281,7 +281,7 @@ def audit(
         out(sanitize(one_line(f"{path}: {result.summary()}")))
     if as_json:
         out(json.dumps(items, ensure_ascii=False))
-    raise typer.Exit(code)
+    EXITS.exit(code)
 
 
 def keygen(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..show.terminal import hole_label, sanitize
-from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXIT_SIGNAL_BASE, fail, fail_config, faults_fail
+from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXITS, fail, fail_config
 from .inputs import check_sandboxes, config_or_fail, player_label, sandbox_warning, signer_or_fail, tournament_or_fail
 from .options import (
     AcceptFaultsOpt,
@@ -144,7 +144,7 @@ def _match_errors() -> Iterator[None]:
         yield
     except MatchInterrupted as e:
         err(f"golfref: {e}")
-        raise typer.Exit(EXIT_SIGNAL_BASE + e.signum) from None
+        EXITS.signalled(e.signum)
     except ConfigError as e:
         fail_config(e)
     except UnsafeFile as e:
@@ -222,8 +222,8 @@ def run(
             for line in fault_report(result):
                 err(line)
     ended = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
-    if faults_fail(fail_on, ended, bool(result.faults)):
-        raise typer.Exit(EXIT_FAULTED)
+    if EXITS.faults_fail(fail_on, ended, bool(result.faults)):
+        EXITS.exit(EXIT_FAULTED)
 
 
 def play(

@@ -18,11 +18,10 @@ from .exits import (
     EXIT_BOT_CHANGED,
     EXIT_FAULTED,
     EXIT_INTERNAL,
-    EXIT_SIGNAL_BASE,
     EXIT_USAGE,
+    EXITS,
     fail,
     fail_config,
-    faults_fail,
 )
 from .inputs import check_sandboxes, player_label, sandbox_warning, signer_or_fail, tournament_or_fail
 from .options import AcceptFaultsOpt, StrictOpt, check_fault_flags, chosen_fail_on, parse_sets, seed_option
@@ -251,11 +250,11 @@ def tournament(
             f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
             f"{len(outcome.records)} of {outcome.scheduled} stored; run it again to resume"
         )
-        raise typer.Exit(EXIT_SIGNAL_BASE + signal.Signals[outcome.stopped_by])
+        EXITS.signalled(signal.Signals[outcome.stopped_by])
     if outcome.errors:
-        raise typer.Exit(EXIT_INTERNAL)
+        EXITS.exit(EXIT_INTERNAL)
     if not passed:
-        raise typer.Exit(EXIT_FAULTED)
+        EXITS.exit(EXIT_FAULTED)
 
 
 def _quick_tournament(
@@ -392,7 +391,7 @@ def _fault_verdict(records: Sequence[MatchRecord], fail_on: FailOn | None) -> st
                 ended[name] = ended.get(name, 0) + 1
             if any(r.faults[s] or r.fault_kinds[s] for s in seats):
                 faulted[name] = faulted.get(name, 0) + 1
-    if not faults_fail(fail_on, bool(ended), bool(faulted)):
+    if not EXITS.faults_fail(fail_on, bool(ended), bool(faulted)):
         return None
 
     def who(counts: dict[str, int]) -> str:
@@ -576,7 +575,7 @@ def standings(
     if html is not None:
         _write_report_html(Path(directory), html)
     if not passed:
-        raise typer.Exit(EXIT_FAULTED)
+        EXITS.exit(EXIT_FAULTED)
 
 
 def _write_report_html(directory: Path, target: str) -> None:
