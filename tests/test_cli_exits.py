@@ -89,3 +89,29 @@ def test_every_exit_goes_through_the_policy(path: Path) -> None:
                 assert not (isinstance(arg, ast.Constant) and isinstance(arg.value, int)), (
                     f"{path.name}:{call.lineno}: {name}({arg.value}): name the status (golfref.cli.exits)"
                 )
+
+
+MAX_COMMAND_LINES = 40
+"""A command parses, calls the library and renders through golfref.show: more than this says it does the work."""
+
+
+def _body_lines(function: ast.FunctionDef) -> int:
+    body = function.body
+    if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):  # the docstring is --help's text
+        body = body[1:]
+    return body[-1].end_lineno - body[0].lineno + 1 if body else 0  # type: ignore[operator]
+
+
+def test_no_command_body_is_over_40_lines() -> None:
+    """Every function registered as a command (app.py's COMMANDS) has a body of at most 40 lines."""
+    commands = {(function.__module__, function.__name__) for _, function in COMMANDS}
+    seen = set()
+    for path in sorted(CLI.glob("*.py")):
+        module = f"golfref.cli.{path.stem}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and (module, node.name) in commands:
+                seen.add((module, node.name))
+                assert _body_lines(node) <= MAX_COMMAND_LINES, (
+                    f"{path.name}: {node.name} has a body of {_body_lines(node)} lines"
+                )
+    assert seen == commands

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -17,8 +16,9 @@ from .options import parse_sets
 from .output import err, one_line, out
 
 if TYPE_CHECKING:
-    from ..config.match import MatchConfig
+    from ..config.match import MatchConfig, TimeControl
     from ..config.tournament import TournamentConfig
+    from ..tools.botcheck import BotCommand
 
 
 def check_bot(
@@ -77,11 +77,58 @@ def check_bot(
     env. A bot that gives no ready in time, or never answers its first request, fails one
     check and stops the run. See docs/BOT_TOOLS.md.
     """
-    from ..config.match import TimeControl
-    from ..tools.botcheck import ALL_LAYOUTS, BotCommand, BotWontStart, NothingToCheck, Outcome
+    from ..show.check_bot_text import report_lines, result_lines, rules_line
+    from ..tools.botcheck import ALL_LAYOUTS, BotWontStart, NothingToCheck
     from ..tools.botcheck import check_bot as run_checks
 
-    given = list(args or [])
+    bot = _bot_under_check(list(args or []), player, presets, sets, move_ms)
+    chosen_layouts = _split_items("--layout", layouts, list(ALL_LAYOUTS)) or list(ALL_LAYOUTS)
+    header = [line for line in [rules_line(bot.presets, bot.options)] if line is not None]
+
+    def show(result: Any) -> None:
+        while header:  # once the rules are known to apply somewhere
+            out(header.pop())
+        for line in result_lines(result):
+            out(line)
+
+    try:
+        report = run_checks(
+            bot.command, bot.presets, chosen_layouts, fuzz, seed, bot.time, on_result=show, options=bot.options,
+            players=bot.players,
+        )  # fmt: skip
+    except (BotWontStart, NothingToCheck) as e:
+        fail(str(e))
+    for line in report_lines(report):
+        out(line)
+    if junit is not None:
+        from ..show.check_bot_text import write_report_junit
+
+        try:
+            write_report_junit(junit, report, bot.command)
+        except OSError as e:
+            fail(f"--junit {junit}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
+    if not report.passed:
+        EXITS.exit(EXIT_FAULTED)
+
+
+@dataclasses.dataclass(frozen=True)
+class _BotUnderCheck:
+    """What `golfref check-bot` checks: the bot's command, the rules (presets, options, players) and the clock."""
+
+    command: BotCommand
+    presets: list[str]
+    options: dict[str, Any]
+    players: int
+    time: TimeControl
+
+
+def _bot_under_check(
+    given: list[str], player: str | None, presets: list[str] | None, sets: list[str] | None, move_ms: int | None
+) -> _BotUnderCheck:
+    """The bot of the command after `--`, or of the config's `--player NAME`, with the rules and clock to check."""
+    from ..config.match import TimeControl
+    from ..tools.botcheck import BotCommand
+
     tc = TimeControl()
     options: dict[str, Any] = {}
     players = 2
@@ -116,51 +163,7 @@ def check_bot(
     options.update(parse_sets(sets))
     if move_ms is not None:
         tc = dataclasses.replace(tc, move_ms=move_ms)
-    chosen_layouts = _split_items("--layout", layouts, list(ALL_LAYOUTS)) or list(ALL_LAYOUTS)
-
-    header = []
-    if options:
-        shown = ", ".join(f"{k}: {v if isinstance(v, str) else json.dumps(v)}" for k, v in options.items())
-        header.append(f"rules: {', '.join(chosen_presets)}, with {shown}")
-
-    def show(result: Any) -> None:
-        while header:  # once the rules are known to apply somewhere
-            out(sanitize(header.pop()))
-        out(sanitize(result.line()))
-        for line in result.details():
-            out(f"      {sanitize(line)}")
-
-    try:
-        report = run_checks(
-            command, chosen_presets, chosen_layouts, fuzz, seed, tc, on_result=show, options=options, players=players
-        )
-    except (BotWontStart, NothingToCheck) as e:
-        fail(str(e))
-    stopped = report.stopped_line()
-    if stopped is not None:
-        out(stopped)
-    out(report.times_line())
-    out(report.summary())
-    if junit is not None:
-        from ..show.junit import Case, write_cases
-
-        cases = [
-            Case(
-                r.name,
-                r.seconds,
-                failure=r.message if r.outcome is Outcome.FAIL else None,
-                details="\n".join([r.message, *r.details()]),
-                skipped=r.message if r.outcome is Outcome.SKIP else None,
-            )
-            for r in report.results
-        ]
-        try:
-            name = f"golfref check-bot {' '.join(command.argv)}"
-            write_cases(junit, cases, name, "golfref.check_bot", seconds=report.seconds)
-        except OSError as e:
-            fail(f"--junit {junit}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
-    if not report.passed:
-        EXITS.exit(EXIT_FAULTED)
+    return _BotUnderCheck(command, chosen_presets, options, players, tc)
 
 
 def _split_items(option: str, items: list[str] | None, known: Sequence[str]) -> list[str] | None:
@@ -231,23 +234,7 @@ def replay_bot(
     argv = command or list(script.command)
     err(f"golfref: replaying {len(script.requests)} requests to seat {seat} ({script.source}): {' '.join(argv)}")
 
-    def pause(driver: Any, message: Any) -> None:
-        pid = driver.pid
-        err(f"golfref: stopped before request {message.request} (hole {message.hole}); the bot is process {pid} "
-            f"(its own process group and session): attach a debugger now, e.g. gdb -p {pid}, lldb -p {pid}, "
-            f"py-spy dump --pid {pid}")  # fmt: skip
-        out(message.line)
-        if sys.stdin.isatty():
-            err("golfref: press Enter to send the request (Ctrl-C stops the bot and exits)")
-            sys.stdin.readline()
-        err(f"golfref: request {message.request} sent; waiting for the answer without a time limit (Ctrl-C stops)")
-
-    def answered(message: Any, reply: Any) -> None:
-        if message.request == stop_at:
-            said = reply.line if reply.line is not None else reply.message
-            err(f"golfref: the bot answered: {sanitize(one_line(said))}")
-
-    result = run_replay(script, argv, seat, cwd, env, timeout, stop_at, pause, answered)
+    result = run_replay(script, argv, seat, cwd, env, timeout, stop_at, _pause, _answered(stop_at))
     if result.divergence is not None:
         d = result.divergence
         out(sanitize(one_line(d.line())))
@@ -259,3 +246,27 @@ def replay_bot(
         out(f"request {result.stopped_at}: the bot did what the log says ({result.matched} requests matched)")
     else:
         out(f"{path}: seat {seat}: every answer matches the log ({result.matched} requests)")
+
+
+def _pause(driver: Any, message: Any) -> None:
+    """`--stop-at`: say which process to attach a debugger to, show the request, and send it on Enter."""
+    pid = driver.pid
+    err(f"golfref: stopped before request {message.request} (hole {message.hole}); the bot is process {pid} "
+        f"(its own process group and session): attach a debugger now, e.g. gdb -p {pid}, lldb -p {pid}, "
+        f"py-spy dump --pid {pid}")  # fmt: skip
+    out(message.line)
+    if sys.stdin.isatty():
+        err("golfref: press Enter to send the request (Ctrl-C stops the bot and exits)")
+        sys.stdin.readline()
+    err(f"golfref: request {message.request} sent; waiting for the answer without a time limit (Ctrl-C stops)")
+
+
+def _answered(stop_at: int | None) -> Callable[[Any, Any], None]:
+    """What is said of each answer: the answer to the request `--stop-at` stopped before."""
+
+    def answered(message: Any, reply: Any) -> None:
+        if message.request == stop_at:
+            said = reply.line if reply.line is not None else reply.message
+            err(f"golfref: the bot answered: {sanitize(one_line(said))}")
+
+    return answered

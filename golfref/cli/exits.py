@@ -19,7 +19,7 @@ import typer
 from .output import err, one_line
 
 if TYPE_CHECKING:
-    from ..config.match import ConfigError, FailOn
+    from ..config.match import ConfigError
     from ..record.signing import SignatureCheck
     from ..record.validate import Report
 
@@ -254,14 +254,6 @@ class ExitPolicy:
         for problem in error.errors:
             err(f"golfref: error: {one_line(problem)}")
         self.exit(EXIT_USAGE)
-
-    def faults_fail(self, fail_on: FailOn, ended: bool, faulted: bool) -> bool:
-        """Whether faults make a run exit 1: a seat ended by one (`ended`), or with fail_on any, any fault at all."""
-        from ..config.match import FailOn
-
-        if fail_on is FailOn.NEVER:
-            return False
-        return ended or (fail_on is FailOn.ANY and faulted)
 
     def of_replay_check(
         self, reports: list[Report], signatures: list[SignatureCheck | None] | None = None, trusting: bool = False

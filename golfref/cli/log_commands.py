@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -86,10 +86,7 @@ def replay(
     """
     from ..record.validate import Status, validate_file
 
-    given_check = check
-    if as_json:
-        check = True
-    if check:
+    if check or as_json:
         showing = (
             ("--hole", hole),
             ("--seat", seat),
@@ -99,35 +96,11 @@ def replay(
         )
         for name, given in (*showing, ("--width", width)):
             if given is not None:
-                mode = "--json" if as_json and not given_check else "--check"
+                mode = "--json" if as_json and not check else "--check"
                 fail(f"{name} applies when showing a match, not with {mode}")
-        trusted = None
-        if trust is not None:
-            from ..record.signing import KeyFileError, load_public_key
-
-            try:
-                trusted = load_public_key(trust)
-            except KeyFileError as e:
-                fail(f"--trust {e}")
-        reports = [validate_file(path, max_log_mb * MIB) for path in logs]
-        signatures = [
-            _signature(path, report, trusted, trust is not None) for path, report in zip(logs, reports, strict=True)
-        ]
-        if as_json:
-            items = []
-            for path, report, sig in zip(logs, reports, signatures, strict=True):
-                item = {"path": path, **report.to_json()}
-                if sig is not None or trust is not None:
-                    item["signature"] = None if sig is None else sig.to_json()
-                items.append(item)
-            out(json.dumps(items, ensure_ascii=False))
-        else:
-            for path, report, sig in zip(logs, reports, signatures, strict=True):
-                out(sanitize(one_line(_check_line(path, report, sig))))
-        EXITS.exit(EXITS.of_replay_check(reports, signatures, trusting=trust is not None))
+        _replay_check(logs, as_json, trust, max_log_mb)
     if trust is not None:
         fail("--trust applies with --check (or --json), not when showing a match")
-
     if len(logs) != 1:
         fail(f"give one LOG to show ({len(logs)} given); several logs only with --check")
     path = logs[0]
@@ -140,6 +113,49 @@ def replay(
     if report.status in (Status.INVALID, Status.TAMPERED):
         fail(sanitize(f"{path}: {report.status.value}: {report.message}"), EXIT_FAULTED)
     doc = report.doc
+    _check_hole_and_seat(doc, hole, seat)
+    if report.status is Status.INCOMPLETE:
+        err(sanitize(one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
+    if html is not None:
+        _write_replay_html(doc, path, html, seat, hole=hole, summary=summary, compact=compact, width=width)
+        return
+    color = use_color(sys.stdout, os.environ, no_color)
+    for line in _match_lines(doc, path, hole, seat, summary, compact, color, ascii_only, width_number):
+        out(line)
+
+
+def _replay_check(logs: list[str], as_json: bool, trust: str | None, max_log_mb: int) -> NoReturn:
+    """`golfref replay --check`: validate every log (and its signature), print the verdicts, exit by them."""
+    from ..record.validate import validate_file
+    from ..show.validation_text import check_json, check_line
+
+    trusted = _trusted_key(trust)
+    reports = [validate_file(path, max_log_mb * MIB) for path in logs]
+    signatures = [
+        _signature(path, report, trusted, trust is not None) for path, report in zip(logs, reports, strict=True)
+    ]
+    if as_json:
+        out(check_json(logs, reports, signatures, trusting=trust is not None))
+    else:
+        for path, report, sig in zip(logs, reports, signatures, strict=True):
+            out(sanitize(one_line(check_line(path, report, sig))))
+    EXITS.exit(EXITS.of_replay_check(reports, signatures, trusting=trust is not None))
+
+
+def _trusted_key(trust: str | None) -> Ed25519PublicKey | None:
+    """The public key of `--trust PUBKEY` (None without it), or a one-line error naming what is wrong with it."""
+    if trust is None:
+        return None
+    from ..record.signing import KeyFileError, load_public_key
+
+    try:
+        return load_public_key(trust)
+    except KeyFileError as e:
+        fail(f"--trust {e}")
+
+
+def _check_hole_and_seat(doc: dict[str, Any], hole: int | None, seat: int | None) -> None:
+    """`--hole N` and `--seat S` name a hole and a seat the log has (a one-line error otherwise)."""
     holes = len(doc["holes"])
     players = len(doc["players"])
     if hole is not None and not 0 <= hole < holes:
@@ -148,20 +164,28 @@ def replay(
         fail(f"--hole {hole}: the log has {holes} hole{'s' if holes != 1 else ''} (0 to {holes - 1})")
     if seat is not None and not 0 <= seat < players:
         fail(f"--seat {seat}: the match has {players} seats (0 to {players - 1})")
-    if report.status is Status.INCOMPLETE:
-        err(sanitize(one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
-    if html is not None:
-        _write_replay_html(doc, path, html, seat, hole=hole, summary=summary, compact=compact, width=width)
-        return
+
+
+def _match_lines(
+    doc: dict[str, Any],
+    path: str,
+    hole: int | None,
+    seat: int | None,
+    summary: bool,
+    compact: bool,
+    color: bool,
+    ascii_only: bool,
+    width: int | None,
+) -> list[str]:
+    """The match of a log that validated, as the text printer shows it (a one-line error when it cannot)."""
     try:
         from ..show.pretty import DEFAULT_WIDTH, MIN_WIDTH, render_match
     except ImportError as e:
         fail(f"cannot show the match: the pretty-printer is not available ({e})", EXIT_INTERNAL)
-    if width_number is not None and width_number < MIN_WIDTH:
-        fail(f"--width {width_number}: too narrow; the match needs at least {MIN_WIDTH} columns")
-    color = use_color(sys.stdout, os.environ, no_color)
+    if width is not None and width < MIN_WIDTH:
+        fail(f"--width {width}: too narrow; the match needs at least {MIN_WIDTH} columns")
     try:
-        lines = render_match(
+        return render_match(
             doc,
             hole=hole,
             seat=seat,
@@ -169,24 +193,10 @@ def replay(
             compact=compact,
             color=color,
             ascii_only=ascii_only,
-            width=output_width(sys.stdout, os.environ, width_number, DEFAULT_WIDTH, MIN_WIDTH),
+            width=output_width(sys.stdout, os.environ, width, DEFAULT_WIDTH, MIN_WIDTH),
         )
     except ValueError as e:
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
-    for line in lines:
-        out(line)
-
-
-def _check_line(path: str, report: Report, signature: SignatureCheck | None) -> str:
-    from ..record.validate import Status
-
-    if report.status is Status.VALID:
-        line = f"{path}: valid"
-    elif report.status is Status.NOT_A_LOG:  # its message says so: "no such file", "not a golfref log: ..."
-        line = f"{path}: {report.message}"
-    else:
-        line = f"{path}: {report.status.value}: {report.message}"
-    return line if signature is None else f"{line}; {signature.message}"
 
 
 def _signature(path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
@@ -249,16 +259,10 @@ def audit(
     or every log with --trust), and a summary line per log. See docs/AUDIT.md.
     """
     from ..record.signing import signature_passes
+    from ..show.audit_text import audit_lines
     from ..tools.audit import AuditError, audit_file
 
-    trusted = None
-    if trust is not None:
-        from ..record.signing import KeyFileError, load_public_key
-
-        try:
-            trusted = load_public_key(trust)
-        except KeyFileError as e:
-            fail(f"--trust {e}")
+    trusted = _trusted_key(trust)
     code = EXIT_OK
     items: list[dict[str, Any]] = []
     for path in logs:
@@ -274,11 +278,8 @@ def audit(
         if as_json:
             items.append(result.to_json())
             continue
-        for finding in result.findings:
-            out(sanitize(one_line(f"{path}: {finding.line()}")))
-        if result.signature is not None:
-            out(sanitize(one_line(f"{path}: signature: {result.signature.message}")))
-        out(sanitize(one_line(f"{path}: {result.summary()}")))
+        for line in audit_lines(path, result):
+            out(sanitize(one_line(line)))
     if as_json:
         out(json.dumps(items, ensure_ascii=False))
     EXITS.exit(code)

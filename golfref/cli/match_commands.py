@@ -8,7 +8,7 @@ import datetime as dt
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -31,7 +31,9 @@ from .options import (
 from .output import err, out
 
 if TYPE_CHECKING:
+    from ..config.match import MatchConfig
     from ..game.engine import HoleResult
+    from ..show.progress import LiveProgress
 
 
 LogOpt = Annotated[
@@ -189,25 +191,13 @@ def run(
     cfg = dataclasses.replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
     fail_on = chosen_fail_on(cfg.fail_on, strict, accept_faults)
     sandbox_warning(cfg.sandbox)
-    live = None
-    people = any(p.builtin == "human" for p in cfg.players)  # the live line would draw over their screen
-    if not quiet and not as_json and sys.stderr.isatty() and not people:
-        from ..show.progress import LiveProgress
-
-        live = LiveProgress([p.name for p in cfg.players], cfg.rules.holes)
-
-    def progress(result: HoleResult, names: tuple[str, ...]) -> None:
-        if live is not None:
-            live.on_hole(result)
-        scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
-        err(f"{hole_label(result.hole, cfg.rules.holes)}: {scores} ({result.end.value})")
-
+    live = _live_line(cfg, quiet, as_json)
     with _match_errors(), live if live is not None else contextlib.nullcontext():
         result = run_match(
             cfg,
             seed=seed,
             log_path=log,
-            on_hole=None if quiet else progress,
+            on_hole=None if quiet else _hole_lines(cfg, live),
             on_turn=None if live is None else live.on_turn,
             force=force,
             sign=signer,
@@ -222,8 +212,30 @@ def run(
             for line in fault_report(result):
                 err(line)
     ended = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
-    if EXITS.faults_fail(fail_on, ended, bool(result.faults)):
+    if fail_on.fails(ended, bool(result.faults)):
         EXITS.exit(EXIT_FAULTED)
+
+
+def _live_line(cfg: MatchConfig, quiet: bool, as_json: bool) -> LiveProgress | None:
+    """The live line of a match on a terminal (none with --quiet or --json, or while a person plays)."""
+    people = any(p.builtin == "human" for p in cfg.players)  # the live line would draw over their screen
+    if quiet or as_json or not sys.stderr.isatty() or people:
+        return None
+    from ..show.progress import LiveProgress
+
+    return LiveProgress([p.name for p in cfg.players], cfg.rules.holes)
+
+
+def _hole_lines(cfg: MatchConfig, live: LiveProgress | None) -> Callable[[HoleResult, tuple[str, ...]], None]:
+    """What is shown at the end of each hole: a line of its scores on stderr (and the live line's update)."""
+
+    def progress(result: HoleResult, names: tuple[str, ...]) -> None:
+        if live is not None:
+            live.on_hole(result)
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, result.scores, strict=True))
+        err(f"{hole_label(result.hole, cfg.rules.holes)}: {scores} ({result.end.value})")
+
+    return progress
 
 
 def play(

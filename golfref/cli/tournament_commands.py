@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import signal
 import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -32,10 +30,9 @@ if TYPE_CHECKING:
 
     from ..config.match import FailOn
     from ..config.tournament import GateRule, TournamentConfig
-    from ..stats.records import MatchRecord
-    from ..stats.sprt import SprtResult
     from ..tournament.executor import Executor
-    from ..tournament.runner import StoredTournament
+    from ..tournament.results import TournamentResults
+    from ..tournament.runner import StoredTournament, TournamentResult
 
 
 QuickPresetOpt = Annotated[
@@ -57,9 +54,6 @@ TournamentSandboxOpt = Annotated[
     ),
 ]
 
-
-CSV_TABLES = ("standings", "pairwise")
-"""The tables `--csv TABLE` prints: one per invocation, so each output is one CSV table with one header."""
 
 
 GateOpt = Annotated[
@@ -173,78 +167,32 @@ def tournament(
     validate are kept. On a terminal, a progress bar with live standings is drawn on stderr.
     """
     from dataclasses import replace
-    from pathlib import Path
 
-    from ..tournament.runner import BotChanged, TournamentError, run_tournament, sprt_decision
-    from ..tournament.store import StoreError
+    from ..show.report import STDERR_TAIL
+    from ..tournament.results import Verdicts, tournament_results
+    from ..tournament.runner import shown_path, sprt_decision
 
     _check_output_options(as_json, as_csv)
     check_fault_flags(strict, accept_faults)
-    if (config is None) == (not bots and not builtins):
-        fail("give a tournament config, or the players of a quick one with --bot NAME=COMMAND "
-             "and --builtin NAME=POLICY (not both)")  # fmt: skip
-    if config is not None:
-        if sets:
-            fail(f"--set goes with a quick tournament (--bot, --builtin): change {config}'s rules: instead")
-        cfg = tournament_or_fail(config)
-    else:
-        cfg = _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None, sets)
-    if results is not None:
-        if not results.strip():
-            fail("--results: the path is empty")
-        cfg = replace(cfg, results=Path(results))
-    if gate is not None:
-        cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
-    fail_on = chosen_fail_on(cfg.fail_on, strict, accept_faults)
-    cfg = replace(cfg, sandbox=cfg.sandbox.switched(sandbox), fail_on=fail_on)
+    cfg = _tournament_config(config, bots, builtins, preset, sets, deal_sets, seed)
+    cfg = _with_options(cfg, results, gate, chosen_fail_on(cfg.fail_on, strict, accept_faults), sandbox)
     if allow_bot_changes:
         cfg = replace(cfg, allow_bot_changes=True)
-    sandbox_warning(cfg.sandbox, cfg.players, tournament=True)
-    signer_or_fail(sign)  # a bad key is refused before any match
-    if cluster is None:  # a bot that could not be sandboxed is refused before any match (workers check their own)
-        hide = (cfg.results,) if sign is None else (cfg.results, Path(sign))
-        check_sandboxes(cfg.sandbox, cfg.players, cfg.results / "logs", cfg.source, hide, player_label)
-    executor: Executor | None = None
-    cluster_errors: tuple[type[Exception], ...] = ()  # caught only with --cluster: without it, dask is not imported
-    lost: tuple[type[Exception], ...] = ()
-    if cluster is not None:
-        if workers is not None:
-            fail("--workers and --cluster: choose one (a cluster's workers are its own: --cluster-per-worker)")
-        executor, cluster_errors, lost = _cluster_executor(cluster, cluster_upload, cluster_per_worker)
-    elif cluster_upload is not None or cluster_per_worker is not None:
-        fail("--cluster-upload and --cluster-per-worker go with --cluster ADDRESS")
-    view = None
-    if not quiet and not as_json and as_csv is None and sys.stderr.isatty():
-        from ..show.live_tournament import LiveTournament
-
-        view = LiveTournament([p.name for p in cfg.players])
-    try:
-        with view if view is not None else contextlib.nullcontext():
-            outcome = run_tournament(
-                cfg,
-                workers=workers,
-                executor=executor,
-                on_progress=None if view is None else view.update,
-                sign_key=None if sign is None else Path(sign).resolve(),
-            )
-    except BotChanged as e:
-        fail(str(e), EXIT_BOT_CHANGED)
-    except (TournamentError, StoreError) as e:
-        fail(str(e))
-    except cluster_errors as e:
-        fail(str(e), EXIT_INTERNAL if isinstance(e, lost) else EXIT_USAGE)
+    _check_before_any_match(cfg, sign, cluster)
+    executor = _executor(cluster, workers, cluster_upload, cluster_per_worker)
+    live = not quiet and not as_json and as_csv is None and sys.stderr.isatty()
+    outcome = _play(cfg, workers, executor, sign, live)
     stored = _stored_or_fail(cfg.results)
-    sprt = sprt_decision(cfg, stored.records)
-    verdicts = _Verdicts(cfg.gate, sprt, None if cfg.sprt is None else cfg.sprt.player, cfg.fail_on)
-    passed = _print_results(stored, as_json, as_csv, verdicts, outcome.stopped_by, outcome.errors, quiet)
+    sprt_player = None if cfg.sprt is None else cfg.sprt.player
+    verdicts = Verdicts(cfg.gate, sprt_decision(cfg, stored.records), sprt_player, cfg.fail_on)
+    shown = tournament_results(stored, verdicts, STDERR_TAIL, outcome.stopped_by, outcome.errors)
+    _print_results(shown, as_json, as_csv, quiet)
     if outcome.drawn and not quiet:  # said at the end: a bot must not learn it while the tournament runs
-        from ..tournament.runner import shown_path
-
         err(f"golfref: seed {outcome.seed}, drawn at random (the config names none) and kept in "
             f"{shown_path(cfg.results)}, which resumes with it; seed: {outcome.seed} in a config plays these deals "
             "again")  # fmt: skip
     if junit is not None:
-        _write_junit(junit, stored, verdicts)
+        _write_junit(junit, shown)
     if outcome.stopped_by not in (None, "sprt"):
         err(
             f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
@@ -253,8 +201,110 @@ def tournament(
         EXITS.signalled(signal.Signals[outcome.stopped_by])
     if outcome.errors:
         EXITS.exit(EXIT_INTERNAL)
-    if not passed:
+    if not shown.passed:
         EXITS.exit(EXIT_FAULTED)
+
+
+def _tournament_config(
+    config: str | None,
+    bots: list[str] | None,
+    builtins: list[str] | None,
+    preset: str,
+    sets: list[str] | None,
+    deal_sets: int,
+    seed: int | None,
+) -> TournamentConfig:
+    """The tournament of a config file, or of a quick one's --bot and --builtin players (only one of them)."""
+    if (config is None) == (not bots and not builtins):
+        fail("give a tournament config, or the players of a quick one with --bot NAME=COMMAND "
+             "and --builtin NAME=POLICY (not both)")  # fmt: skip
+    if config is None:
+        return _quick_tournament(bots or [], builtins or [], preset, deal_sets, seed, None, sets)
+    if sets:
+        fail(f"--set goes with a quick tournament (--bot, --builtin): change {config}'s rules: instead")
+    return tournament_or_fail(config)
+
+
+def _with_options(
+    cfg: TournamentConfig, results: str | None, gate: str | None, fail_on: FailOn, sandbox: bool | None
+) -> TournamentConfig:
+    """`cfg` with what the options change: `--results`, `--gate`, the faults that fail it, `--[no-]sandbox`."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    if results is not None:
+        if not results.strip():
+            fail("--results: the path is empty")
+        cfg = replace(cfg, results=Path(results))
+    if gate is not None:
+        cfg = replace(cfg, gate=_gate_or_fail(gate, [p.name for p in cfg.players]))
+    return replace(cfg, sandbox=cfg.sandbox.switched(sandbox), fail_on=fail_on)
+
+
+def _check_before_any_match(cfg: TournamentConfig, sign: str | None, cluster: str | None) -> None:
+    """Refuse, before any match, a bad signing key and (here, not on a cluster) a bot that could not be sandboxed."""
+    from pathlib import Path
+
+    sandbox_warning(cfg.sandbox, cfg.players, tournament=True)
+    signer_or_fail(sign)  # a bad key is refused before any match
+    if cluster is None:  # a cluster's workers check their own
+        hide = (cfg.results,) if sign is None else (cfg.results, Path(sign))
+        check_sandboxes(cfg.sandbox, cfg.players, cfg.results / "logs", cfg.source, hide, player_label)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Cluster:
+    """The Dask executor of `--cluster`, the errors it raises, and which of them is a lost scheduler."""
+
+    executor: Executor
+    errors: tuple[type[Exception], ...]
+    lost: tuple[type[Exception], ...]
+
+
+def _executor(
+    cluster: str | None, workers: int | None, upload: str | None, per_worker: int | None
+) -> _Cluster | None:
+    """The cluster of `--cluster` (None: the matches play here, `--workers` at once)."""
+    if cluster is None:
+        if upload is not None or per_worker is not None:
+            fail("--cluster-upload and --cluster-per-worker go with --cluster ADDRESS")
+        return None
+    if workers is not None:
+        fail("--workers and --cluster: choose one (a cluster's workers are its own: --cluster-per-worker)")
+    return _Cluster(*_cluster_executor(cluster, upload, per_worker))
+
+
+def _play(
+    cfg: TournamentConfig, workers: int | None, cluster: _Cluster | None, sign: str | None, live: bool
+) -> TournamentResult:
+    """Run the tournament (with the live display on a terminal), its errors as golfref's one-line errors."""
+    from pathlib import Path
+
+    from ..tournament.runner import BotChanged, TournamentError, run_tournament
+    from ..tournament.store import StoreError
+
+    view = None
+    if live:
+        from ..show.live_tournament import LiveTournament
+
+        view = LiveTournament([p.name for p in cfg.players])
+    # Caught only with --cluster: without it, dask is not imported.
+    cluster_errors = () if cluster is None else cluster.errors
+    try:
+        with view if view is not None else contextlib.nullcontext():
+            return run_tournament(
+                cfg,
+                workers=workers,
+                executor=None if cluster is None else cluster.executor,
+                on_progress=None if view is None else view.update,
+                sign_key=None if sign is None else Path(sign).resolve(),
+            )
+    except BotChanged as e:
+        fail(str(e), EXIT_BOT_CHANGED)
+    except (TournamentError, StoreError) as e:
+        fail(str(e))
+    except cluster_errors as e:
+        fail(str(e), EXIT_INTERNAL if cluster is not None and isinstance(e, cluster.lost) else EXIT_USAGE)
 
 
 def _quick_tournament(
@@ -344,6 +394,9 @@ def _cluster_executor(
 
 
 def _check_output_options(as_json: bool, as_csv: str | None) -> None:
+    """`--json` or `--csv TABLE`, one of them, and a table there is."""
+    from ..show.tournament_text import CSV_TABLES
+
     if as_json and as_csv is not None:
         fail("--json and --csv: choose one")
     if as_csv is not None and as_csv not in CSV_TABLES:
@@ -364,152 +417,26 @@ def _gate_or_fail(text: str, players: list[str]) -> GateRule:
     return rule
 
 
-@dataclasses.dataclass(frozen=True)
-class _Verdicts:
-    """What decides a tournament's exit status besides its errors and signals: the gate, the SPRT, the faults."""
+def _print_results(results: TournamentResults, as_json: bool, as_csv: str | None, quiet: bool = False) -> None:
+    """Print the results in the chosen form, then the verdicts and (unless quiet, or with JSON) the bots' faults."""
+    from ..show.tournament_text import diagnostic_lines, results_csv, results_json, results_lines, verdict_lines
 
-    gate: GateRule | None
-    sprt: SprtResult | None
-    sprt_player: str | None
-    fail_on: FailOn | None
-    """None: the faults do not decide the exit status (`golfref standings`)."""
-
-
-def _fault_verdict(records: Sequence[MatchRecord], fail_on: FailOn | None) -> str | None:
-    """Why the faults fail the tournament under `fail_on`, in one line; None when they do not."""
-    from ..config.match import FailOn
-    from ..stats.records import DISQUALIFIED
-
-    if fail_on is None:
-        return None
-    ended: dict[str, int] = {}
-    faulted: dict[str, int] = {}
-    for r in records:
-        for name in dict.fromkeys(r.seating):
-            seats = [s for s, n in enumerate(r.seating) if n == name]
-            if any(r.statuses[s] == DISQUALIFIED for s in seats):
-                ended[name] = ended.get(name, 0) + 1
-            if any(r.faults[s] or r.fault_kinds[s] for s in seats):
-                faulted[name] = faulted.get(name, 0) + 1
-    if not EXITS.faults_fail(fail_on, bool(ended), bool(faulted)):
-        return None
-
-    def who(counts: dict[str, int]) -> str:
-        return ", ".join(f"{n} in {k} match{'' if k == 1 else 'es'}" for n, k in counts.items())
-
-    if ended and fail_on is FailOn.ENDED:
-        return (f"fail: a fault ended a bot's seat (disqualified): {who(ended)}; --accept-faults "
-                "(faults.fail_on: never) exits 0 all the same")  # fmt: skip
-    return f"fail: bots faulted (--strict, faults.fail_on: any): {who(faulted)}"
-
-
-def _print_results(
-    stored: StoredTournament,
-    as_json: bool,
-    as_csv: str | None,
-    verdicts: _Verdicts,
-    stopped_by: str | None,
-    errors: tuple[str, ...],
-    quiet: bool = False,
-) -> bool:
-    """Print the results in the chosen form; whether the gate, the SPRT and the faults all passed.
-
-    The tables, the gate and the SPRT count the complete deal sets only; the fault verdict and
-    summary cover every stored match.
-    """
-    from ..show.report import STDERR_TAIL, bot_change_lines, tournament_fault_lines
-    from ..stats import tables as stats_tables
-    from ..stats.stats import compute_stats, pooled_sd_ratio
-    from ..tournament.runner import fault_summary, gate_result, shown_path
-
-    shown = shown_path(stored.directory)
-    records = stored.records
-    counted = stored.counted()
-    left_out = len(records) - len(counted)
-    stats = compute_stats(counted)
-    gate = gate_result(verdicts.gate, stats)
-    sprt = verdicts.sprt
-    faults = fault_summary(stored.directory, stored.matches, STDERR_TAIL)
-    fault_failure = _fault_verdict(records, verdicts.fail_on)
-    for problem in errors:
+    for problem in results.errors:
         err(f"golfref: error: {one_line(problem)}")
+    tables = not as_json and as_csv is None
     if as_json:
-        pooled = pooled_sd_ratio(stats.pairs)
-        data: dict[str, Any] = {
-            "directory": shown,
-            "matches": len(counted),
-            "stored": len(records),
-            "left_out": left_out,
-            "stopped_by": stopped_by,
-            "errors": list(errors),
-            "stats": stats.to_json(),
-            "duplicate_deals": {
-                "enabled": stored.duplicate_deals,
-                "pooled_sd_ratio": None if pooled is None else pooled[0],
-                "pairs": 0 if pooled is None else pooled[1],
-                "variance_reduction": None if pooled is None else 1.0 - pooled[0] ** 2,
-            },
-            "sprt": None if sprt is None else sprt.to_json(),
-            "gate": None if gate is None else gate.to_json(),
-            "faults": {
-                "fail_on": None if verdicts.fail_on is None else verdicts.fail_on.value,
-                "verdict": None if verdicts.fail_on is None else ("fail" if fault_failure else "pass"),
-                "message": fault_failure,
-                "players": [f.to_json() for f in faults],
-            },
-            "bot_changes": [
-                {"match": c.match_index, "player": c.player, "change": c.change} for c in stored.bot_changes
-            ],
-        }
-        out(json.dumps(data, ensure_ascii=False))
+        out(results_json(results))
     elif as_csv is not None:
-        import csv
-
-        table = stats_tables.standings_csv_rows if as_csv == "standings" else stats_tables.pairwise_csv_rows
-        csv.writer(sys.stdout, lineterminator="\n").writerows(table(stats))
+        sys.stdout.write(results_csv(results, as_csv))
     else:
-        left = f" ({left_out} matches of incomplete deal sets left out)" if left_out else ""
-        if not records:
-            out(f"{sanitize(shown)}: no finished match yet")
-        elif not counted:
-            out(f"{sanitize(shown)}: no complete deal set yet{left}")
-        else:
-            out(f"{sanitize(shown)}: {stats.matches} matches, {stats.deal_sets} deal sets{left}; scores are points "
-                "per hole, lower is better")  # fmt: skip
-            sections = (
-                (stats_tables.STANDINGS_TITLE, stats_tables.standings_lines(stats)),
-                ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
-                 stats_tables.pairwise_lines(stats)),
-                ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),
-            )  # fmt: skip
-            for title, lines in sections:
-                out()
-                out(title)
-                for line in lines:
-                    out(sanitize(line))
-            out()
-            out(stats_tables.duplicate_deals_line(stats, stored.duplicate_deals))
+        for line in results_lines(results):
+            out(line)
     # The verdicts are the exit code's reason: on stdout with the tables, on stderr beside JSON or CSV.
-    say = out if not as_json and as_csv is None else (lambda line: err(f"golfref: {line}"))
-    if sprt is not None:
-        if stopped_by == "sprt":
-            say(f"stopped early: {sprt.describe()}")
-        elif not as_json and as_csv is None:
-            say(sprt.describe())
-        if verdicts.sprt_player is not None and stopped_by in (None, "sprt"):
-            say(f"sprt: {sprt.verdict_line(verdicts.sprt_player)}")
-    if gate is not None:
-        say(f"gate: {gate.message}")
-    if fault_failure is not None:
-        say(f"faults: {fault_failure}")
-    if faults and not quiet and not as_json:
-        for line in tournament_fault_lines(faults):
-            err(sanitize(line))
+    for line in verdict_lines(results, tables):
+        out(line) if tables else err(f"golfref: {line}")
     if not quiet and not as_json:
-        for line in bot_change_lines(stored.bot_changes):
-            err(sanitize(line))
-    sprt_passed = sprt is None or verdicts.sprt_player is None or sprt.passed
-    return (gate is None or gate.passed) and sprt_passed and fault_failure is None
+        for line in diagnostic_lines(results):
+            err(line)
 
 
 def _stored_or_fail(directory: Path) -> StoredTournament:
@@ -523,21 +450,12 @@ def _stored_or_fail(directory: Path) -> StoredTournament:
         fail(str(e))
 
 
-def _write_junit(path: str, stored: StoredTournament, verdicts: _Verdicts) -> None:
-    """Write the JUnit XML of the stored matches (with each faulted bot's stderr tail from its log), the gate and
-    the SPRT; the gate's and the SPRT's cases count the complete deal sets, as the tables do."""
-    from ..show.junit import Case, write_junit
-    from ..stats.stats import compute_stats
-    from ..tournament.runner import gate_result, junit_extras
+def _write_junit(path: str, results: TournamentResults) -> None:
+    """`--junit FILE`: the JUnit XML of the results, or a one-line error."""
+    from ..show.tournament_text import write_results_junit
 
-    gate = gate_result(verdicts.gate, compute_stats(stored.counted()))
-    more = []
-    if verdicts.sprt is not None and verdicts.sprt_player is not None:
-        line = verdicts.sprt.verdict_line(verdicts.sprt_player)
-        failed = None if verdicts.sprt.passed else line
-        more.append(Case(f"sprt: {verdicts.sprt.describe()}", failure=failed, details=line, kind="sprt"))
     try:
-        write_junit(path, stored.records, junit_extras(stored.directory, stored.matches), gate, more=more)
+        write_results_junit(path, results)
     except OSError as e:
         fail(f"--junit {path}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
 
@@ -564,17 +482,20 @@ def standings(
     """
     from pathlib import Path
 
+    from ..show.report import STDERR_TAIL
+    from ..tournament.results import Verdicts, tournament_results
+
     _check_output_options(as_json, as_csv)
     stored = _stored_or_fail(Path(directory))
     players = list(dict.fromkeys(name for r in stored.records for name in r.seating))
     rule = None if gate is None else _gate_or_fail(gate, players)
-    verdicts = _Verdicts(rule, None, None, None)
-    passed = _print_results(stored, as_json, as_csv, verdicts, None, ())
+    results = tournament_results(stored, Verdicts(rule, None, None, None), STDERR_TAIL)
+    _print_results(results, as_json, as_csv)
     if junit is not None:
-        _write_junit(junit, stored, verdicts)
+        _write_junit(junit, results)
     if html is not None:
         _write_report_html(Path(directory), html)
-    if not passed:
+    if not results.passed:
         EXITS.exit(EXIT_FAULTED)
 
 

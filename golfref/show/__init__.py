@@ -1,5 +1,6 @@
 """Everything that shows: the text printer, the human seat's screen, the HTML replay and report,
-JUnit, progress.
+JUnit, progress, and the words of the commands' reports (a tournament's results, check-bot's,
+replay --check's and audit's lines).
 
 May import: every package but golfref.cli.
 """
