@@ -12,8 +12,8 @@ from .output import err
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..bots.sandbox import SandboxSpec
     from ..config.match import MatchConfig, PlayerSpec
+    from ..config.sandbox_spec import SandboxSpec
     from ..config.tournament import TournamentConfig
     from ..record.signing import Signer
 
@@ -89,8 +89,8 @@ def check_sandboxes(
     label: Callable[[int, PlayerSpec], str] | None = None,
 ) -> None:
     """Set up (and give back) each bot's sandbox as a run would, to report what would stop it."""
+    from ..bots.launch import build_sandboxes
     from ..config.match import ConfigError
-    from ..match.referee import build_sandboxes
 
     try:
         boxes = build_sandboxes(spec, players, log_folder, source, hide, prepare=False, label=label)

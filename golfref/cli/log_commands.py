@@ -19,6 +19,7 @@ from .output import err, one_line, out
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    from ..record.matchlog import MatchLog
     from ..record.signing import SignatureCheck
     from ..record.validate import Report
 
@@ -112,7 +113,9 @@ def replay(
         fail(sanitize(f"{path}: {report.message}"), EXIT_FAULTED)
     if report.status in (Status.INVALID, Status.TAMPERED):
         fail(sanitize(f"{path}: {report.status.value}: {report.message}"), EXIT_FAULTED)
-    doc = report.doc
+    from ..record.matchlog import read_match_log
+
+    doc = read_match_log(report.doc)
     _check_hole_and_seat(doc, hole, seat)
     if report.status is Status.INCOMPLETE:
         err(sanitize(one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
@@ -154,10 +157,10 @@ def _trusted_key(trust: str | None) -> Ed25519PublicKey | None:
         fail(f"--trust {e}")
 
 
-def _check_hole_and_seat(doc: dict[str, Any], hole: int | None, seat: int | None) -> None:
+def _check_hole_and_seat(doc: MatchLog, hole: int | None, seat: int | None) -> None:
     """`--hole N` and `--seat S` name a hole and a seat the log has (a one-line error otherwise)."""
-    holes = len(doc["holes"])
-    players = len(doc["players"])
+    holes = len(doc.holes)
+    players = len(doc.players)
     if hole is not None and not 0 <= hole < holes:
         if not holes:
             fail(f"--hole {hole}: the log has no hole yet")
@@ -167,7 +170,7 @@ def _check_hole_and_seat(doc: dict[str, Any], hole: int | None, seat: int | None
 
 
 def _match_lines(
-    doc: dict[str, Any],
+    doc: MatchLog,
     path: str,
     hole: int | None,
     seat: int | None,
@@ -201,16 +204,16 @@ def _match_lines(
 
 def _signature(path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
     """The signature verdict shown for the log at `path`: always when `asked` (--trust), else only for a signed log."""
-    if report.doc is None or (not asked and report.doc.get("signature") is None):
+    from ..record.matchlog import has_signature
+
+    if report.doc is None or (not asked and not has_signature(report.doc)):
         return None
     from ..record.signing import check_signature
 
     return check_signature(report.doc, trusted, found_as=os.path.basename(path))
 
 
-def _write_replay_html(
-    doc: dict[str, Any], path: str, target: str, seat: int | None, **terminal_only: Any
-) -> None:
+def _write_replay_html(doc: MatchLog, path: str, target: str, seat: int | None, **terminal_only: Any) -> None:
     """`golfref replay LOG --html OUT`: the page of a log that validated."""
     for name, given in terminal_only.items():
         if given not in (None, False):

@@ -126,7 +126,7 @@ def check_config(
     except ConfigError as e:
         fail_config(e)
     check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
-    from ..config.match import match_seed_problem
+    from ..bots.launch import match_seed_problem
 
     problem = match_seed_problem(cfg)
     if problem is not None:
@@ -181,6 +181,7 @@ def run(
 
     from ..match.referee import run_match
     from ..record.faults import SeatStatus
+    from ..show.human_seat import HumanSeat
     from ..show.report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():
@@ -202,6 +203,7 @@ def run(
             force=force,
             sign=signer,
             hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
+            human=lambda i, names: HumanSeat(cfg.rules, names, i, stdin=sys.stdin, stdout=sys.stdout),
         )
     if as_json:
         out(json.dumps(summary_json(result), ensure_ascii=False))

@@ -168,7 +168,6 @@ def tournament(
     """
     from dataclasses import replace
 
-    from ..show.report import STDERR_TAIL
     from ..tournament.results import Verdicts, tournament_results
     from ..tournament.runner import shown_path, sprt_decision
 
@@ -185,7 +184,7 @@ def tournament(
     stored = _stored_or_fail(cfg.results)
     sprt_player = None if cfg.sprt is None else cfg.sprt.player
     verdicts = Verdicts(cfg.gate, sprt_decision(cfg, stored.records), sprt_player, cfg.fail_on)
-    shown = tournament_results(stored, verdicts, STDERR_TAIL, outcome.stopped_by, outcome.errors)
+    shown = tournament_results(stored, verdicts, outcome.stopped_by, outcome.errors)
     _print_results(shown, as_json, as_csv, quiet)
     if outcome.drawn and not quiet:  # said at the end: a bot must not learn it while the tournament runs
         err(f"golfref: seed {outcome.seed}, drawn at random (the config names none) and kept in "
@@ -482,14 +481,13 @@ def standings(
     """
     from pathlib import Path
 
-    from ..show.report import STDERR_TAIL
     from ..tournament.results import Verdicts, tournament_results
 
     _check_output_options(as_json, as_csv)
     stored = _stored_or_fail(Path(directory))
     players = list(dict.fromkeys(name for r in stored.records for name in r.seating))
     rule = None if gate is None else _gate_or_fail(gate, players)
-    results = tournament_results(stored, Verdicts(rule, None, None, None), STDERR_TAIL)
+    results = tournament_results(stored, Verdicts(rule, None, None, None))
     _print_results(results, as_json, as_csv)
     if junit is not None:
         _write_junit(junit, results)

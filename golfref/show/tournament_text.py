@@ -11,8 +11,7 @@ from typing import Any
 from ..stats import tables as stats_tables
 from ..stats.stats import pooled_sd_ratio
 from ..tournament.results import TournamentResults
-from ..tournament.runner import junit_extras
-from .junit import Case, write_junit
+from .junit import Case, junit_extras, write_junit
 from .report import bot_change_lines, tournament_fault_lines
 from .terminal import sanitize
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..config.match import FailOn
 from ..config.tournament import GateRule
+from ..record.stderr import TERMINAL_STDERR_LINES
 from ..stats.records import DISQUALIFIED, MatchRecord
 from ..stats.sprt import GateResult, SprtResult
 from ..stats.stats import TournamentStats, compute_stats
@@ -64,11 +65,10 @@ class TournamentResults:
 def tournament_results(
     stored: StoredTournament,
     verdicts: Verdicts,
-    stderr_lines: int,
     stopped_by: str | None = None,
     errors: tuple[str, ...] = (),
 ) -> TournamentResults:
-    """The results of `stored` under `verdicts`, each faulted bot with the last `stderr_lines` of its stderr."""
+    """The results of `stored` under `verdicts`, each faulted bot with the tail of its stderr a terminal shows."""
     counted = stored.counted()
     stats = compute_stats(counted)
     return TournamentResults(
@@ -80,7 +80,7 @@ def tournament_results(
         sprt=verdicts.sprt,
         sprt_player=verdicts.sprt_player,
         fail_on=verdicts.fail_on,
-        faults=fault_summary(stored.directory, stored.matches, stderr_lines),
+        faults=fault_summary(stored.directory, stored.matches, TERMINAL_STDERR_LINES),
         fault_failure=fault_verdict(stored.records, verdicts.fail_on),
         stopped_by=stopped_by,
         errors=errors,
