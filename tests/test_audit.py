@@ -24,7 +24,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from golfref.cli.app import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
+from golfref.cli.app import app
+from golfref.cli.exits import EXIT_FAULTED, EXIT_OK, EXIT_USAGE
 from golfref.config.match import parse_config
 from golfref.match.referee import MatchInterrupted, run_match
 from golfref.record.log import compute_digest, read_log

@@ -22,7 +22,8 @@ import xmlschema
 import yaml
 from typer.testing import CliRunner
 
-from golfref.cli.app import EXIT_FAULTED, EXIT_OK, EXIT_USAGE, app
+from golfref.cli.app import app
+from golfref.cli.exits import EXIT_FAULTED, EXIT_OK, EXIT_USAGE
 from golfref.config.match import TimeControl
 from golfref.game.rules import PRESETS
 from golfref.record.faults import silence_hint

@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 import golfref
-from golfref.cli.app import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, RUN_EXIT_CODES, app
+from golfref.cli.app import app
+from golfref.cli.exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXITS
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -92,9 +93,10 @@ def test_flags_are_shown_without_a_value(command: list[str]) -> None:
 def test_run_help_lists_every_exit_code() -> None:
     text = runner.invoke(app, ["run", "--help"], env={"COLUMNS": "120"}).stdout
     assert "Exit codes:" in text
-    for code, meaning in RUN_EXIT_CODES.items():
+    run_codes = EXITS.codes("run")
+    for code, meaning in run_codes.items():
         assert re.search(rf"^\s+{code}\s+{re.escape(meaning)}$", text, flags=re.M), (code, text)
-    assert {EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED} <= set(RUN_EXIT_CODES)
+    assert {EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED} <= set(run_codes)
 
 
 def test_completion_options_are_offered() -> None:

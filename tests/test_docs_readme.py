@@ -58,20 +58,25 @@ def test_the_digest_promise_is_what_validation_does() -> None:
 
 
 def test_the_exit_status_table_is_what_each_command_exits_with() -> None:
-    """README's one table of every command's exit statuses says what golfref.cli.app's own tables say."""
-    from golfref.cli.app import COMMAND_EXIT_CODES, EVERY_COMMAND_EXIT_CODES
+    """README's one table of every command's exit statuses is golfref.cli.exits' table, row for row."""
+    from golfref.cli.exits import EVERY, EXITS
 
     section = README.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| (`golfref [a-z-]+`|every command) \| (\d+) \| (.*) \|$", section, flags=re.M)
     table: dict[str, dict[int, str]] = {}
     for who, code, meaning in rows:
         table.setdefault(who, {})[int(code)] = meaning.replace("\\|", "|")
-    expected = {f"`golfref {name}`": codes for name, codes in COMMAND_EXIT_CODES.items()}
-    expected["every command"] = EVERY_COMMAND_EXIT_CODES
+    expected = {f"`golfref {name}`": EXITS.codes(name) for name in EXITS.commands()}
+    expected["every command"] = EXITS.codes(EVERY)
     assert table == expected
+    # ... and in the same order, row for row.
+    shown = [(who, int(code), meaning.replace("\\|", "|")) for who, code, meaning in rows]
+    who = {r.command: r.command if r.command == EVERY else f"`golfref {r.command}`" for r in EXITS.rows}
+    assert shown == [(who[r.command], r.code, r.meaning) for r in EXITS.rows]
     documented = set(re.findall(r"^\| `golfref ([a-z-]+)", README, flags=re.M))
-    assert documented - {"--version"} <= set(COMMAND_EXIT_CODES), "a command in the README has no exit codes"
-    for name, codes in COMMAND_EXIT_CODES.items():  # each command's --help lists the same
+    assert documented - {"--version"} <= set(EXITS.commands()), "a command in the README has no exit codes"
+    for name in EXITS.commands():  # each command's --help lists the same
+        codes = EXITS.codes(name)
         help_text = CliRunner().invoke(app, [name, "--help"]).output
         for code in codes:
             assert re.search(rf"^ +{code}  \S", help_text, flags=re.M), (name, code)

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli.app import EXIT_OK, EXIT_USAGE, app
+from golfref.cli.app import app
+from golfref.cli.exits import EXIT_OK, EXIT_USAGE
 from golfref.config.match import ConfigError, missing_script, parse_config
 from golfref.config.tournament import parse_tournament
 

@@ -19,7 +19,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from golfref.cli.app import EXIT_FAULTED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, app
+from golfref.cli.app import app
+from golfref.cli.exits import EXIT_FAULTED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from golfref.config.match import parse_config
 from golfref.game.rules import rules_from_dict
 from golfref.match.outputs import transcript_path

@@ -22,7 +22,8 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from golfref.cli.app import app, main, output_width, use_color
+from golfref.cli.app import app, main
+from golfref.cli.options import output_width, use_color
 from golfref.game.rules import resolve_rules
 from golfref.record import validate as replay_module
 from golfref.record.log import compute_digest

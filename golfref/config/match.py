@@ -85,6 +85,12 @@ class FailOn(enum.Enum):
     NEVER = "never"
     """No fault changes the exit status (`--accept-faults`)."""
 
+    def fails(self, ended: bool, faulted: bool) -> bool:
+        """Whether faults fail the run: a seat ended by one (`ended`), or with `any`, any fault at all (`faulted`)."""
+        if self is FailOn.NEVER:
+            return False
+        return ended or (self is FailOn.ANY and faulted)
+
 
 HUMAN = "human"
 """The built-in player that is a person at the terminal (golfref/show/human_seat.py)."""
