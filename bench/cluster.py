@@ -19,7 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from golfref.config.tournament import parse_tournament
+from golfref.record.faults import FaultKind
 from golfref.record.log import read_log
+from golfref.record.matchlog import read_match_log
 from golfref.tournament.executor import Executor
 from golfref.tournament.runner import run_tournament
 
@@ -43,9 +45,9 @@ def thinking_timeouts(scheduler: str, matches: int) -> tuple[int, int, int]:
         result = run_tournament(parse_tournament(text, source="bench"), executor=DaskExecutor(scheduler))
         timeouts = decisions = 0
         for log in Path(tmp, "logs").glob("*.json"):
-            doc = read_log(log)
-            timeouts += sum(1 for f in doc["faults"] if f["kind"] == "timeout")
-            decisions += sum(1 for h in doc["holes"] for s in h["steps"] if s["request"] is not None)
+            read = read_match_log(read_log(log))
+            timeouts += sum(1 for f in read.faults if f.kind is FaultKind.TIMEOUT)
+            decisions += sum(1 for _, s in read.decisions() if s.request is not None)
     return timeouts, decisions, len(result.records)
 
 

@@ -35,6 +35,7 @@ from golfref.match import protocol
 from golfref.match.referee import _Referee, run_match
 from golfref.match.seat_messages import EventMark, request_line
 from golfref.record.log import Journal
+from golfref.record.matchlog import Chooser, read_match_log
 
 HERE = Path(__file__).resolve().parent
 BOT = HERE / "instant_bot.py"
@@ -86,7 +87,7 @@ def referee_round_trip(
     referee.play()  # only the decisions: bot start-up and shutdown are timed elsewhere
     elapsed = time.perf_counter() - start
     result = referee.finish()
-    decisions = sum(1 for h in result.log["holes"] for s in h["steps"] if s.get("by") == "bot")
+    decisions = sum(1 for _, s in read_match_log(result.log).decisions() if s.by is Chooser.BOT)
     requests = []
     for seat in (0, 1):
         for path in sorted(Path(log_dir).glob(f"*.seat{seat}.transcript.jsonl")):

@@ -24,6 +24,7 @@ import fastjsonschema
 from golfref.config.match import parse_config
 from golfref.match.referee import run_match
 from golfref.record.log import compute_digest, read_log
+from golfref.record.matchlog import read_match_log
 from golfref.record.validate import _schema_problem, _well_formed, log_schema, validate, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +82,7 @@ def measure(label: str, path: Path, quick: bool) -> None:
     doc = read_log(path)
     report = validate(doc)
     assert report.ok, report
-    steps = sum(len(h["steps"]) for h in doc["holes"])
+    steps = read_match_log(doc).step_count
     rate = statistics.median(per_second(lambda: validate_file(path), window) for _ in range(runs))
     size = path.stat().st_size / 1024
     print(

@@ -17,6 +17,7 @@ import time
 from golfref.bots.sandbox import bubblewrap_problem
 from golfref.config.match import parse_config
 from golfref.match.referee import _Referee
+from golfref.record.matchlog import Chooser, read_match_log
 
 from .referee import BOT
 
@@ -47,7 +48,7 @@ def _match(log_dir: str, holes: int, sandbox: bool) -> tuple[float, float]:
         result = referee.finish()
     finally:
         referee.release_sandboxes()
-    decisions = sum(1 for h in result.log["holes"] for s in h["steps"] if s.get("by") == "bot")
+    decisions = sum(1 for _, s in read_match_log(result.log).decisions() if s.by is Chooser.BOT)
     for name in os.listdir(log_dir):
         os.unlink(os.path.join(log_dir, name))
     return started * 1000, elapsed / decisions * 1e6

@@ -30,7 +30,8 @@ import pytest
 
 from golfref.game.engine import Game, Move, Shuffle
 from golfref.game.rules import rules_from_dict
-from golfref.record.log import history_from_log, read_log, write_log
+from golfref.record.log import read_log, write_log
+from golfref.record.matchlog import history_from_log
 from golfref.record.validate import Status, validate
 from golfref.show.html_replay import card_label, json_for_script, replay_html
 from tests.conftest import ROOT, TESTS

@@ -33,7 +33,8 @@ from golfref.game.rules import resolve_rules, rules_from_dict
 from golfref.game.scoring import score_grid
 from golfref.game.view import known_to
 from golfref.match.referee import run_match
-from golfref.record.log import LogBuilder, compute_digest, history_from_log
+from golfref.record.log import LogBuilder, compute_digest
+from golfref.record.matchlog import history_from_log
 from golfref.show import pretty
 from tests.conftest import ROOT, TESTS
 
@@ -643,7 +644,7 @@ def test_text_of_any_length_is_kept_within_the_width() -> None:
     doc["match"] = "m" * 150
     doc["error"] = "x" * 300
     doc["players"][1]["reported_name"] = "r" * 80
-    doc["players"][1]["status"] = "disqualified" + " really" * 20
+    doc["players"][1]["reported_version"] = "2." + "really." * 20  # a status is one of three words: an enum
     doc["faults"][0]["message"] = "y" * 400
     doc["faults"][0]["line"] = "z" * 400
     for width in (50, 60, 80):

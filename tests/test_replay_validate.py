@@ -1358,7 +1358,7 @@ def test_doc_names_every_field_of_the_schema() -> None:
 def test_doc_deal_convention_matches_the_engine() -> None:
     from golfref.game.engine import Game
     from golfref.game.rules import rules_from_dict
-    from golfref.record.log import history_from_log
+    from golfref.record.matchlog import history_from_log
 
     doc = load("example_1hole_2p_2x2")
     game = Game(rules_from_dict(doc["rules"]))

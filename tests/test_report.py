@@ -11,7 +11,9 @@ from golfref.game.rules import Rules, resolve_rules
 from golfref.game.scoring import GridScore, score_grid
 from golfref.match.referee import MatchResult
 from golfref.record.faults import FLUSH_FIXES, Fault, FaultKind, SeatStatus, fault_hint, silence_hint
-from golfref.show.report import STDERR_TAIL, fault_report, score_json, score_lines, standings_lines, summary_json
+from golfref.record.log import read_log
+from golfref.record.stderr import TERMINAL_STDERR_LINES as STDERR_TAIL
+from golfref.show.report import fault_report, score_json, score_lines, standings_lines, summary_json
 
 HOSTILE = "\x1b[31mevil[bold]x[/]"
 
@@ -48,9 +50,12 @@ def test_score_json_has_points_by_row() -> None:
 def result() -> MatchResult:
     fault = Fault(0, FaultKind.NOT_JSON, f"bad {HOSTILE}", HOSTILE * 20, 1, 7, 12)
     stderr = "".join(f"line {i}\n" for i in range(STDERR_TAIL + 3)) + HOSTILE + "\n"
+    log = read_log(Path(__file__).parent / "logs" / "standard_2p.json")  # a whole log: read as a log is
+    log.update(match_id="m-1", seed=4)
+    log["players"][0]["stderr"], log["players"][1]["stderr"] = stderr, ""
     return MatchResult(
         log_path=Path("logs/m.json"),
-        log={"match_id": "m-1", "seed": 4, "players": [{"stderr": stderr}, {"stderr": ""}]},
+        log=log,
         names=(HOSTILE, "bob"),
         hole_scores=((3, 5), (9, 1)),
         totals=(12, 6),

@@ -208,17 +208,24 @@ def test_a_crashing_bot_is_counted_and_the_rest_goes_on(tmp_path: Path) -> None:
 def _log(
     players: list[dict[str, Any]], holes: list[list[dict[str, Any]]], faults: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """A finished log's fields that a record reads: two holes of standard 2x2 between the given seats."""
+    """A finished log of standard 2x2 between the given seats, the fields a record reads as given."""
     from golfref.game.rules import resolve_rules
 
+    result = {"end": "closed", "ender": 0, "grids": [[], []], "raw": [3, 4], "penalties": [0, 0], "scores": [3, 4]}
     return {
-        "players": players,
-        "holes": [{"steps": steps, "result": {"scores": [3, 4]}} for steps in holes],
+        "format": "golfref-log", "schema_version": 1, "golfref_version": "0", "match_id": "t", "match": "t",
+        "status": "finished", "complete": True, "started_at": "", "finished_at": "", "seed": 1, "error": None,
+        "time_control": {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 0},
+        "fault_policy": {"policy": "fallback", "fallback": "greedy", "max_faults": 3}, "cards": [],
+        "players": [{"seat": s, "reported_name": None, "reported_version": None, "stderr": None, **p}
+                    for s, p in enumerate(players)],
+        "holes": [{"hole": h, "starter": h % 2, "deal": [], "steps": steps,
+                   "result": {**result, "totals": [3, 4], "turns": [1, 1]}} for h, steps in enumerate(holes)],
         "totals": [3 * len(holes), 4 * len(holes)],
         "placings": [1, 2],
-        "faults": faults,
+        "faults": [{"message": "", "line": None, "hole": None, "request": None, "at_ms": 0, **f} for f in faults],
         "rules": resolve_rules("standard", {"layout": "2x2"}).to_dict(),
-    }
+    }  # fmt: skip
 
 
 def _step(seat: int, by: str, ms: float | None = None) -> dict[str, Any]:

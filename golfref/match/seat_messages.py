@@ -12,12 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from ..config.match import TimeControl
 from ..game.engine import Action, Game, HoleResult
+from ..game.fast import enum_value
 from ..game.rules import Rules
 from ..game.view import events_for, view
+from ..record.faults import Fault, FaultKind, SeatStatus
+from ..record.matchlog import (
+    Chooser,
+    DecisionStep,
+    DisqualifiedAt,
+    LogLike,
+    MatchLog,
+    ReshuffleStep,
+    as_match_log,
+)
 from . import protocol
 
 __all__ = ["EventMark", "request_line", "hole_end_line", "Expected", "SeatMessage", "log_messages"]
@@ -32,8 +41,7 @@ def request_line(game: Game, seat: int, request_id: int, mark: EventMark, time_m
     events = events_for(game, seat, start if hole == game.hole else 0)
     _, decision = game.turn()
     legal = [a.text for a in game.legal_actions()]
-    # _value_, not .value (a Python-level descriptor): the referee builds a request per decision.
-    line = protocol.request(request_id, decision._value_, view(game, seat).to_json(), events, legal, time_ms)
+    line = protocol.request(request_id, enum_value(decision), view(game, seat).to_json(), events, legal, time_ms)
     return line, (game.hole, len(game.events))
 
 
@@ -75,96 +83,99 @@ class SeatMessage:
     expected: Expected | None = None
 
 
-def _time_budgets(doc: dict[str, Any], seat: int) -> dict[int, int]:
+def _time_budgets(log: MatchLog, seat: int) -> dict[int, int]:
     """Each request's `time_ms` for `seat`, re-derived from the time control and the logged decision times.
 
     The referee charges a decision's time over `move_ms` to the bank; the log keeps times to
     0.01 ms, so a budget with a bank or a match limit in play may come out 1 ms off.
     """
-    tc = doc["time_control"]
-    move, bank, increment, match = tc["move_ms"], tc["bank_ms"], tc["increment_ms"], tc.get("match_ms", 0)
-    kinds = {f["request"]: f["kind"] for f in doc["faults"] if f["seat"] == seat and f["request"] is not None}
+    tc = log.time_control
+    move, bank, increment, match = tc.move_ms, tc.bank_ms, tc.increment_ms, tc.match_ms
+    kinds = {f.request: f.kind for f in log.seat_faults(seat) if f.request is not None}
     used = 0.0
     budgets: dict[int, int] = {}
-    for hole in doc["holes"]:
-        for step in hole["steps"]:
-            rid = step.get("request")
-            if rid is None or step.get("seat") != seat:
-                continue
-            budget = move + bank
-            if match:
-                budget = min(budget, max(0, int(match - used)))
-            budgets[rid] = budget
-            ms = float(step.get("ms") or 0.0)
-            used += ms
-            kind = kinds.get(rid)
-            if kind == "timeout":
-                bank = 0
-            elif step["by"] == "bot" or kind == "illegal_action":
-                over = ms - move
-                if over > 0:
-                    bank = max(0, bank - int(over))
-                bank += increment
+    for _, step in log.decisions():
+        rid = step.request
+        if rid is None or step.seat != seat:
+            continue
+        budget = move + bank
+        if match:
+            budget = min(budget, max(0, int(match - used)))
+        budgets[rid] = budget
+        ms = float(step.ms or 0.0)
+        used += ms
+        kind = kinds.get(rid)
+        if kind is FaultKind.TIMEOUT:
+            bank = 0
+        elif step.by is Chooser.BOT or kind is FaultKind.ILLEGAL_ACTION:
+            over = ms - move
+            if over > 0:
+                bank = max(0, bank - int(over))
+            bank += increment
     return budgets
 
 
-def _cut(doc: dict[str, Any], seat: int) -> tuple[bool, int | None, int | None]:
+def _cut(log: MatchLog, seat: int) -> tuple[bool, int | None, int | None]:
     """Whether the seat was disqualified, and where: (disqualified, request, hole)."""
-    player = doc["players"][seat]
-    if player.get("status") != "disqualified":
+    player = log.players[seat]
+    if player.status is not SeatStatus.DISQUALIFIED:
         return False, None, None
-    at = player.get("disqualified_at") or {}
-    return True, at.get("request"), at.get("hole")
+    at = player.disqualified_at or DisqualifiedAt(None, None)
+    return True, at.request, at.hole
 
 
-def log_messages(doc: dict[str, Any], rules: Rules, seat: int) -> list[SeatMessage]:
+def log_messages(doc: LogLike, rules: Rules, seat: int) -> list[SeatMessage]:
     """Every message `seat` (a bot) was sent in the logged match, rebuilt through the engine and the one gate.
 
-    `doc` must be a log that validates (`replay.validate`). A disqualified seat's messages
+    `doc` must be a log that validates (`golfref.record.validate`). A disqualified seat's messages
     stop at the request (or the hole) where it was disqualified, as the referee's did.
     """
-    names = doc["cards"]
+    log = as_match_log(doc)
+    names = log.cards
     ids = {name: i for i, name in enumerate(names)}
-    players = [p["name"] for p in doc["players"]]
-    # The log keeps the time control with its keys sorted; hello has them in the referee's order.
-    time_control = TimeControl(**doc["time_control"]).to_json()
+    players = [p.name for p in log.players]
+    # hello has the time control's keys in the referee's order (the log keeps them sorted).
+    time_control = log.time_control.to_json()
     out = [SeatMessage("hello", protocol.hello(seat, players, protocol.hello_rules(rules), time_control))]
-    faults: dict[int, dict[str, Any]] = {}
-    for f in doc["faults"]:
-        if f["seat"] == seat and f["request"] is not None:
-            faults.setdefault(f["request"], f)
-    budgets = _time_budgets(doc, seat)
-    disqualified, cut_request, cut_hole = _cut(doc, seat)
+    faults: dict[int, Fault] = {}
+    for f in log.seat_faults(seat):
+        if f.request is not None:
+            faults.setdefault(f.request, f)
+    budgets = _time_budgets(log, seat)
+    disqualified, cut_request, cut_hole = _cut(log, seat)
     if disqualified and cut_request is None and cut_hole is None:
         return out  # before its first hole: it never said ready
     game = Game(rules)
     mark: EventMark = (0, 0)
-    for h, hole in enumerate(doc["holes"]):
-        game.apply_shuffle([ids[n] for n in hole["deal"]])
-        for step in hole["steps"]:
-            if "reshuffle" in step:
-                game.apply_shuffle([ids[n] for n in step["reshuffle"]])
+    for h, hole in enumerate(log.holes):
+        game.apply_shuffle([ids[n] for n in hole.deal])
+        for step in hole.steps:
+            if type(step) is ReshuffleStep:
+                game.apply_shuffle([ids[n] for n in step.cards])
                 continue
-            rid = step["request"]
-            if rid is not None and step["seat"] == seat:
+            assert type(step) is DecisionStep
+            rid = step.request
+            if rid is not None and step.seat == seat:
                 line, mark = request_line(game, seat, rid, mark, budgets[rid])
-                if step["by"] == "bot":
-                    expected = Expected(step["action"], None)
+                if step.by is Chooser.BOT:
+                    expected = Expected(step.action, None)
                 else:
-                    fault = faults.get(rid, {})
-                    expected = Expected(None, fault.get("kind", "unknown"), fault.get("line"))
+                    fault = faults.get(rid)
+                    expected = (
+                        Expected(None, "unknown") if fault is None else Expected(None, fault.kind.value, fault.line)
+                    )
                 out.append(SeatMessage("request", line, rid, h, expected))
                 if rid == cut_request:
                     return out
-            game.apply(Action.parse(step["action"]))
+            game.apply(Action.parse(step.action))
         if len(game.results) > h:
             if cut_request is None and cut_hole is not None and cut_hole <= h:
                 return out
             out.append(SeatMessage("hole_end", hole_end_line(game, game.results[h], seat, mark, names), hole=h))
     if disqualified:
         return out
-    if game.over and doc.get("complete"):
-        out_seats = [p["seat"] for p in doc["players"] if p["status"] == "disqualified"]
-        out.append(SeatMessage("match_end", protocol.match_end(doc["totals"], doc["placings"], out_seats)))
+    if game.over and log.complete and log.totals is not None and log.placings is not None:
+        out_seats = [p.seat for p in log.players if p.status is SeatStatus.DISQUALIFIED]
+        out.append(SeatMessage("match_end", protocol.match_end(list(log.totals), list(log.placings), out_seats)))
         out.append(SeatMessage("goodbye", protocol.goodbye()))
     return out

@@ -20,7 +20,7 @@ import orjson
 
 from .. import __version__
 from ..files import LOG_MAX_BYTES, UnsafeFile, fresh_temp, read_capped, refuse_link, replace_file
-from ..game.engine import Action, Event, Game, HoleResult, Move, Shuffle
+from ..game.engine import Game, HoleResult
 from ..game.rules import Rules
 
 __all__ = [
@@ -46,7 +46,6 @@ __all__ = [
     "json_type",
     "not_a_log",
     "hole_result_json",
-    "history_from_log",
 ]
 
 LOG_FORMAT = "golfref-log"
@@ -498,37 +497,6 @@ class LogBuilder:
         if include_open_hole and self.current is not None:
             doc["holes"].append(self.current)
         return doc
-
-
-def history_from_log(doc: dict[str, Any]) -> list[Event]:
-    """The engine history (shuffles and moves) recorded in a log, for `Game.replay`.
-
-    Raises LogError naming the hole and step of anything it cannot read.
-    """
-    cards = doc["cards"]
-    ids = {name: i for i, name in enumerate(cards)}
-    if len(ids) != len(cards):
-        raise LogError("cards: a card name is listed twice")
-
-    def to_ids(names: list[str], where: str) -> tuple[int, ...]:
-        try:
-            return tuple(ids[n] for n in names)
-        except KeyError as e:
-            raise LogError(f"{where}: unknown card {e.args[0]!r}") from None
-
-    history: list[Event] = []
-    for h, hole in enumerate(doc["holes"]):
-        history.append(Shuffle(to_ids(hole["deal"], f"hole {h} deal")))
-        for t, step in enumerate(hole["steps"]):
-            if "reshuffle" in step:
-                history.append(Shuffle(to_ids(step["reshuffle"], f"hole {h}, step {t} reshuffle")))
-                continue
-            try:
-                action = Action.parse(step["action"])
-            except ValueError as e:
-                raise LogError(f"hole {h}, step {t}: {e}") from None
-            history.append(Move(step["seat"], action))
-    return history
 
 
 # -- the journal --------------------------------------------------------------------------------

@@ -16,7 +16,8 @@
    decision the engine asks for, and legal at that point; every hole's result, the totals
    and the placings must be exactly what the engine derives. A log whose digest matches
    but whose content does not add up (written by a buggy tool, or edited and sealed again)
-   is `Status.INVALID` with the first point where it goes wrong.
+   is `Status.INVALID` with the first point where it goes wrong. The checker reads the log
+   through `golfref.record.matchlog` (typed values) once the schema holds.
 
 A log of a match that did not finish (status running, interrupted or error) is checked as
 far as it goes and reported as `Status.INCOMPLETE`, not as damaged.
@@ -37,12 +38,12 @@ from typing import Any
 
 import jsonschema
 
-from ..config.match import FaultMode, FaultPolicy, dotted, load_schema
+from ..config.match import FaultPolicy, dotted, load_schema
 from ..files import LOG_MAX_BYTES
 from ..game.cards import deck_set
 from ..game.engine import Action, Game, IllegalAction, placings
 from ..game.rules import Rules, rules_from_dict, shown
-from .faults import FaultKind, SeatStatus, disqualifies
+from .faults import Fault, FaultKind, SeatStatus, disqualifies
 from .log import (
     LOG_FORMAT,
     SCHEMA_VERSION,
@@ -54,6 +55,19 @@ from .log import (
     json_type,
     not_a_log,
     read_log,
+)
+from .matchlog import (
+    Chooser,
+    DecisionStep,
+    DisqualifiedAt,
+    LogStatus,
+    MalformedLog,
+    MatchLog,
+    ReshuffleStep,
+    Step,
+    read_match_log,
+    sealed_digest,
+    step_where,
 )
 from .schema_check import compile_check
 
@@ -131,7 +145,7 @@ def validate(doc: dict[str, Any]) -> Report:
     problem = not_a_log(doc)
     if problem is not None:
         return Report(Status.NOT_A_LOG, problem, 0, None)
-    digest = doc.get("digest")
+    digest = sealed_digest(doc)
     if isinstance(digest, str):
         try:
             actual = compute_digest(doc)
@@ -143,12 +157,16 @@ def validate(doc: dict[str, Any]) -> Report:
         problem = _schema_problem(doc) or _float_problem(doc)
         if problem is not None:
             return Report(Status.INVALID, problem, 0, doc)
-    checker = _Checker(doc)
+    try:
+        log = read_match_log(doc)
+    except MalformedLog as e:
+        return Report(Status.INVALID, str(e), 0, doc)
+    checker = _Checker(doc, log)
     try:
         message = checker.run()
     except _Invalid as e:
         return Report(Status.INVALID, str(e), checker.holes_checked, doc)
-    status = Status.VALID if doc["complete"] else Status.INCOMPLETE
+    status = Status.VALID if log.complete else Status.INCOMPLETE
     return Report(status, message, checker.holes_checked, doc)
 
 
@@ -315,26 +333,6 @@ def _show(value: Any) -> str:
     return shown(value)  # a hostile string or number stays one short line
 
 
-def _step_where(doc: dict[str, Any], h: int, t: int) -> str:
-    """`hole 2, step 11 (seat 1, request 45)` for holes[2].steps[11], as far as the step can be read."""
-    where = f"hole {h}, step {t}"
-    try:
-        step = doc["holes"][h]["steps"][t]
-    except (KeyError, IndexError, TypeError):
-        return where
-    if not isinstance(step, dict):
-        return where
-    if "reshuffle" in step:
-        return where + " (reshuffle)"
-    seat, request = step.get("seat"), step.get("request")
-    details = []
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        details.append(f"seat {seat}")
-    if isinstance(request, int) and not isinstance(request, bool):
-        details.append(f"request {request}")
-    return where + (f" ({', '.join(details)})" if details else "")
-
-
 class _StepWhere:
     """A step's location, worked out only when a message needs it."""
 
@@ -344,7 +342,7 @@ class _StepWhere:
         self.doc, self.h, self.t = doc, h, t
 
     def __str__(self) -> str:
-        return _step_where(self.doc, self.h, self.t)
+        return step_where(self.doc, self.h, self.t)
 
 
 def _locate(doc: dict[str, Any], path: tuple[Any, ...], message: str) -> str:
@@ -353,7 +351,7 @@ def _locate(doc: dict[str, Any], path: tuple[Any, ...], message: str) -> str:
         h = path[1]
         rest = path[2:]
         if len(rest) >= 2 and rest[0] == "steps" and isinstance(rest[1], int):
-            where, fields = _step_where(doc, h, rest[1]), rest[2:]
+            where, fields = step_where(doc, h, rest[1]), rest[2:]
         elif rest and rest[0] == "result":
             where, fields = f"hole {h}, result", rest[1:]
         else:
@@ -412,8 +410,9 @@ def _permutation_problem(
 class _Checker:
     """Re-plays a well-formed log through the engine, raising _Invalid at the first inconsistency."""
 
-    def __init__(self, doc: dict[str, Any]) -> None:
-        self.doc = doc
+    def __init__(self, doc: dict[str, Any], log: MatchLog) -> None:
+        self.doc = doc  # the JSON as it is, only to name a step in a message
+        self.log = log
         self.holes_checked = 0
 
     def fail(self, where: object, message: str) -> _Invalid:
@@ -421,54 +420,55 @@ class _Checker:
 
     def run(self) -> str:
         """Check everything; returns the message of a VALID or INCOMPLETE report."""
-        doc = self.doc
+        log = self.log
         rules = self.check_rules()
         self.check_status(rules)
         seat_status = self.check_players(rules)
-        card_names: list[str] = doc["cards"]
+        card_names = log.cards
         ids = {name: i for i, name in enumerate(card_names)}
         game = Game(rules)
         requests: dict[int, tuple[int, int]] = {}  # request id -> (seat, hole index), as recorded in the steps
         last_request = 0
-        holes = doc["holes"]
-        finished = doc["status"] == "finished"
+        holes = log.holes
+        finished = log.status is LogStatus.FINISHED
+        stoppable = log.status in (LogStatus.INTERRUPTED, LogStatus.ERROR)
         if len(holes) > rules.holes:
             raise self.fail(f"hole {rules.holes}", f"the rules have {rules.holes} holes, the log has {len(holes)}")
         open_steps: int | None = None
         open_ended = False
         for h, hole in enumerate(holes):
             where = f"hole {h}"
-            if hole["hole"] != h:
-                raise self.fail(where, f"field hole: expected {h} (holes count from 0), got {hole['hole']}")
-            if hole["starter"] != h % rules.players:
+            if hole.hole != h:
+                raise self.fail(where, f"field hole: expected {h} (holes count from 0), got {hole.hole}")
+            if hole.starter != h % rules.players:
                 raise self.fail(
                     where,
                     f"field starter: seat {h % rules.players} starts this hole (D2), "
-                    f"the log says seat {hole['starter']}",
+                    f"the log says seat {hole.starter}",
                 )
             problem = _permutation_problem(
-                hole["deal"], game.chance or (), ids, card_names, f"the {len(card_names)} cards"
+                hole.deal, game.chance or (), ids, card_names, f"the {len(card_names)} cards"
             )
             if problem:
                 raise self.fail(where, f"field deal: {problem}")
-            game.apply_shuffle([ids[n] for n in hole["deal"]])
-            steps = hole["steps"]
+            game.apply_shuffle([ids[n] for n in hole.deal])
+            steps = hole.steps
             for t, step in enumerate(steps):
                 last_request = self.check_step(game, h, t, step, ids, card_names, seat_status, requests, last_request)
-            result = hole["result"]
+            result = hole.result
             ended = len(game.results) > h
             if result is None:
                 # Stopped in the instant between a hole's last step and its result being
                 # recorded, an interrupted match can leave an ended hole without a result.
-                stopped = h == len(holes) - 1 and doc["status"] in ("interrupted", "error")
+                stopped = h == len(holes) - 1 and stoppable
                 if ended and not stopped:
                     raise self.fail(where, f"field result: null, but the hole ended at step {len(steps) - 1}")
                 if h != len(holes) - 1:
                     raise self.fail(where, "field result: null, but only the last hole of a log can be open")
-                if doc["status"] not in ("interrupted", "error"):
+                if not stoppable:
                     raise self.fail(
                         where,
-                        f"field result: null, but a log with status {doc['status']!r} has no open hole "
+                        f"field result: null, but a log with status {log.status.value!r} has no open hole "
                         "(the referee writes an open hole only when a match is interrupted or fails)",
                     )
                 open_steps = len(steps)
@@ -478,47 +478,49 @@ class _Checker:
                 raise self.fail(
                     where, f"the steps stop after {len(steps)} steps, but the hole is not over ({self.pending(game)})"
                 )
-            self.check_result(h, result, hole_result_json(game.results[h], card_names))
+            self.check_result(h, result.to_json(), hole_result_json(game.results[h], card_names))
             self.holes_checked += 1
         self.check_faults(rules, requests, finished)
-        if finished or doc["totals"] is not None or doc["placings"] is not None:
+        logged_totals = None if log.totals is None else list(log.totals)
+        logged_placings = None if log.placings is None else list(log.placings)
+        if finished or logged_totals is not None or logged_placings is not None:
             if not game.over:
                 what = "the log is complete" if finished else "the log has totals or placings"
                 raise self.fail("field holes", f"{what}, but it has {len(holes)} of the rules' {rules.holes} holes")
             totals = list(game.totals)
-            if doc["totals"] != totals:
-                raise self.fail("field totals", f"the holes give {totals}, the log says {doc['totals']}")
+            if logged_totals != totals:
+                raise self.fail("field totals", f"the holes give {totals}, the log says {logged_totals}")
             dq = [s for s, st in enumerate(seat_status) if st is SeatStatus.DISQUALIFIED]
             places = list(placings(totals, dq))
-            if doc["placings"] != places:
+            if logged_placings != places:
                 note = f" (disqualified, placed last: seat {', '.join(map(str, dq))})" if dq else ""
-                raise self.fail("field placings", f"the totals give {places}{note}, the log says {doc['placings']}")
+                raise self.fail("field placings", f"the totals give {places}{note}, the log says {logged_placings}")
             if finished:
-                steps = sum(len(h["steps"]) for h in holes)
                 return (
-                    f"{len(holes)} hole{'s' if len(holes) != 1 else ''}, {steps} steps, "
+                    f"{len(holes)} hole{'s' if len(holes) != 1 else ''}, {log.step_count} steps, "
                     f"totals {totals}, placings {places}"
                 )
+        status = log.status.value
         if not holes:
-            return f"status {doc['status']}: no hole recorded yet"
+            return f"status {status}: no hole recorded yet"
         if open_steps is not None:
             state = "it ended there, but its result was not written" if open_ended else "the hole was open"
             through = f"hole {len(holes) - 1} and its {_steps(open_steps)}"
-            return f"status {doc['status']}: validates through {through} ({state})"
-        through = f"hole {len(holes) - 1} and its {_steps(len(holes[-1]['steps']))}"
-        return f"status {doc['status']}: validates through {through}"
+            return f"status {status}: validates through {through} ({state})"
+        through = f"hole {len(holes) - 1} and its {_steps(len(holes[-1].steps))}"
+        return f"status {status}: validates through {through}"
 
     # -- pieces ------------------------------------------------------------------------------
 
     def check_rules(self) -> Rules:
-        doc = self.doc
+        log = self.log
         try:
-            rules = rules_from_dict(doc["rules"])
+            rules = rules_from_dict(dict(log.rules))
         except ValueError as e:
             raise self.fail("field rules", str(e).removeprefix("rules: ")) from None
         names = [str(c) for c in deck_set(rules.decks, rules.jokers is not None)]
-        cards = doc["cards"]
-        if cards != names:
+        cards = log.cards
+        if list(cards) != names:
             jokers = "2 jokers a deck" if rules.jokers is not None else "no jokers"
             declared = f"{rules.decks} deck{'s' if rules.decks > 1 else ''}, {jokers}"
             if len(cards) != len(names):
@@ -530,90 +532,94 @@ class _Checker:
         return rules
 
     def check_status(self, rules: Rules) -> None:
-        doc = self.doc
-        status = doc["status"]
-        if doc["complete"] != (status == "finished"):
-            raise self.fail("field complete", f"{_show(doc['complete'])}, but the status is {status!r}")
-        if status == "finished":
-            for key in ("totals", "placings", "seed", "finished_at"):
-                if doc[key] is None:
+        log = self.log
+        status = log.status
+        if log.complete != (status is LogStatus.FINISHED):
+            raise self.fail("field complete", f"{_show(log.complete)}, but the status is {status.value!r}")
+        if status is LogStatus.FINISHED:
+            for key, value in (
+                ("totals", log.totals),
+                ("placings", log.placings),
+                ("seed", log.seed),
+                ("finished_at", log.finished_at),
+            ):
+                if value is None:
                     raise self.fail(f"field {key}", "null, but a finished log has it")
-            for key in ("totals", "placings"):
-                if len(doc[key]) != rules.players:
-                    raise self.fail(f"field {key}", f"{len(doc[key])} entries for {rules.players} players")
-            if doc["error"] is not None:
+            for key, values in (("totals", log.totals), ("placings", log.placings)):
+                assert values is not None
+                if len(values) != rules.players:
+                    raise self.fail(f"field {key}", f"{len(values)} entries for {rules.players} players")
+            if log.error is not None:
                 raise self.fail("field error", "a finished log has no error")
             return
-        if status == "running":
-            for key in ("totals", "placings"):
-                if doc[key] is not None:
+        if status is LogStatus.RUNNING:
+            for key, maybe in (("totals", log.totals), ("placings", log.placings)):
+                if maybe is not None:
                     raise self.fail(f"field {key}", f"a running log has no {key} yet")
-        if status == "running" and doc["seed"] is not None:
+        if status is LogStatus.RUNNING and log.seed is not None:
             raise self.fail("field seed", "a running log keeps its seed off the disk (null) until the match ends")
-        if status == "error" and doc["error"] is None:
+        if status is LogStatus.ERROR and log.error is None:
             raise self.fail("field error", "null, but the status is 'error'")
 
     def check_players(self, rules: Rules) -> list[SeatStatus]:
         """Players and their fault bookkeeping; returns each seat's status."""
-        doc = self.doc
-        players = doc["players"]
+        log = self.log
+        players = log.players
         if len(players) != rules.players:
             raise self.fail("field players", f"{len(players)} players, but the rules are for {rules.players}")
-        for i, f in enumerate(doc["faults"]):
-            if f["seat"] >= rules.players:
-                raise self.fail(
-                    f"field faults[{i}].seat", f"seat {f['seat']}, but the match has {rules.players} players"
-                )
-            if "builtin" in players[f["seat"]]:
-                raise self.fail(f"field faults[{i}].seat", f"seat {f['seat']} is a built-in player, which cannot fault")
-        written = doc["fault_policy"]
-        policy = FaultPolicy(FaultMode(written["policy"]), written["fallback"], written["max_faults"])
+        for i, f in enumerate(log.faults):
+            if f.seat >= rules.players:
+                raise self.fail(f"field faults[{i}].seat", f"seat {f.seat}, but the match has {rules.players} players")
+            if not players[f.seat].is_bot:
+                raise self.fail(f"field faults[{i}].seat", f"seat {f.seat} is a built-in player, which cannot fault")
+        policy = log.fault_policy
         statuses = []
         for s, p in enumerate(players):
             where = f"field players[{s}]"
-            if p["seat"] != s:
-                raise self.fail(f"{where}.seat", f"expected {s}, got {p['seat']}")
+            if p.seat != s:
+                raise self.fail(f"{where}.seat", f"expected {s}, got {p.seat}")
             counted, trigger = self.apply_fault_policy(s, policy)
             status = (
                 SeatStatus.DISQUALIFIED if trigger is not None else SeatStatus.FAULTED if counted else SeatStatus.OK
             )
-            if p["status"] != status.value:
-                recorded = sum(1 for f in doc["faults"] if f["seat"] == s)
+            if p.status is not status:
+                recorded = len(log.seat_faults(s))
                 raise self.fail(
                     f"{where}.status",
-                    f"{p['status']!r}, but with {recorded} recorded fault(s) the fault policy "
+                    f"{p.status.value!r}, but with {recorded} recorded fault(s) the fault policy "
                     f"({policy.mode.value}, at most {policy.max_faults}) makes seat {s} {status.value!r}",
                 )
-            if p["faults"] != counted:
+            if p.faults != counted:
                 raise self.fail(
                     f"{where}.faults",
-                    f"{p['faults']}, but the fault policy counts {counted} "
+                    f"{p.faults}, but the fault policy counts {counted} "
                     "(faults after a disqualification are not counted)",
                 )
-            expected = None if trigger is None else {"hole": trigger["hole"], "request": trigger["request"]}
-            if p["disqualified_at"] != expected:
+            if p.disqualified_at != trigger:
+                written = None if p.disqualified_at is None else p.disqualified_at.to_json()
+                expected = None if trigger is None else trigger.to_json()
                 raise self.fail(
-                    f"{where}.disqualified_at", f"{_show(p['disqualified_at'])}, but the faults give {_show(expected)}"
+                    f"{where}.disqualified_at", f"{_show(written)}, but the faults give {_show(expected)}"
                 )
             statuses.append(status)
         return statuses
 
-    def apply_fault_policy(self, seat: int, policy: FaultPolicy) -> tuple[int, dict[str, Any] | None]:
-        """(faults counted, the fault that disqualified the seat or None), as the referee applies the policy."""
+    def apply_fault_policy(self, seat: int, policy: FaultPolicy) -> tuple[int, DisqualifiedAt | None]:
+        """(faults counted, where the seat was disqualified or None), as the referee applies the policy."""
         counted = 0
-        last: dict[str, Any] | None = None
-        for f in self.doc["faults"]:
-            if f["seat"] != seat:
+        last: Fault | None = None
+        for f in self.log.faults:
+            if f.seat != seat:
                 continue
             counted += 1
             last = f
-            if disqualifies(policy, FaultKind(f["kind"]), counted):
-                return counted, f
-        player = self.doc["players"][seat]
-        if "builtin" not in player and player["reported_name"] is None and (last is not None or self.doc["holes"]):
+            if disqualifies(policy, f.kind, counted):
+                return counted, DisqualifiedAt(f.hole, f.request)
+        player = self.log.players[seat]
+        if player.is_bot and player.reported_name is None and (last is not None or self.log.holes):
             # A bot that never said ready is disqualified once its startup is over, whatever
             # the policy; the faults it had until then (all before play) are counted.
-            return counted, last if last is not None else {"hole": None, "request": None}
+            return counted, DisqualifiedAt(None, None) if last is None else DisqualifiedAt(last.hole, last.request)
         return counted, None
 
     def check_step(
@@ -621,7 +627,7 @@ class _Checker:
         game: Game,
         h: int,
         t: int,
-        step: dict[str, Any],
+        step: Step,
         ids: dict[str, int],
         card_names: Sequence[str],
         seat_status: list[SeatStatus],
@@ -635,12 +641,12 @@ class _Checker:
             raise self.fail(
                 where, f"the hole already ended ({last.end.value}{ender}) at step {t - 1}; nothing may follow"
             )
-        if "reshuffle" in step:
+        if type(step) is ReshuffleStep:
             pending = game.chance
             if pending is None:
                 raise self.fail(where, f"a reshuffle, but the stock is not empty ({self.pending(game)})")
             problem = _permutation_problem(
-                step["reshuffle"],
+                step.cards,
                 pending,
                 ids,
                 card_names,
@@ -648,66 +654,67 @@ class _Checker:
             )
             if problem:
                 raise self.fail(where, f"field reshuffle: {problem}")
-            game.apply_shuffle([ids[n] for n in step["reshuffle"]])
+            game.apply_shuffle([ids[n] for n in step.cards])
             return last_request
+        assert type(step) is DecisionStep
         if game.chance is not None:
             raise self.fail(
                 where,
                 f"the stock ran out: a reshuffle of {len(game.chance)} cards is due here (D7), the log has an action",
             )
-        seat = step["seat"]
+        seat = step.seat
         if seat != game.to_move:
             raise self.fail(where, f"seat {seat} acted, but seat {game.to_move} is to move")
-        decision = game.turn()[1].value
-        if step["decision"] != decision:
+        decision = game.turn()[1]
+        if step.decision is not decision:
             raise self.fail(
-                where, f"field decision: {step['decision']!r}, but seat {seat} faces a {decision!r} decision"
+                where, f"field decision: {step.decision.value!r}, but seat {seat} faces a {decision.value!r} decision"
             )
         try:
-            action = Action.parse(step["action"])  # strict: one written form per action
+            action = Action.parse(step.action)  # strict: one written form per action
         except ValueError as e:
             raise self.fail(where, f"field action: {e}") from None
         legal = game.legal_actions()
         if action not in legal:
             raise self.fail(
-                where, f"field action: {step['action']!r} is not legal here (legal: {' '.join(a.text for a in legal)})"
+                where, f"field action: {step.action!r} is not legal here (legal: {' '.join(a.text for a in legal)})"
             )
         self.check_by(where, step, seat, seat_status, requests, last_request)
         try:
             game.apply(action)
         except IllegalAction as e:  # pragma: no cover - the legality check above comes first
             raise self.fail(where, f"field action: {e}") from None
-        request = step["request"]
+        request = step.request
         return request if request is not None else last_request
 
     def check_by(
         self,
         where: object,
-        step: dict[str, Any],
+        step: DecisionStep,
         seat: int,
         seat_status: list[SeatStatus],
         requests: dict[int, tuple[int, int]],
         last_request: int,
     ) -> None:
-        player = self.doc["players"][seat]
-        by, request = step["by"], step["request"]
-        if "builtin" in player:
-            if by != "builtin":
-                raise self.fail(where, f"field by: {by!r}, but seat {seat} is a built-in player")
-            if request is not None or step["ms"] is not None:
+        player = self.log.players[seat]
+        by, request = step.by, step.request
+        if not player.is_bot:
+            if by is not Chooser.BUILTIN:
+                raise self.fail(where, f"field by: {by.value!r}, but seat {seat} is a built-in player")
+            if request is not None or step.ms is not None:
                 raise self.fail(
                     where, "field request: a built-in player is never sent a request (request and ms are null)"
                 )
             return
-        if by == "builtin":
+        if by is Chooser.BUILTIN:
             raise self.fail(where, f"field by: 'builtin', but seat {seat} is a bot")
-        if by == "fallback" and seat_status[seat] is SeatStatus.OK:
+        if by is Chooser.FALLBACK and seat_status[seat] is SeatStatus.OK:
             raise self.fail(where, f"field by: 'fallback', but seat {seat} has no fault")
-        if by == "bot" and step["ms"] is None:
+        if by is Chooser.BOT and step.ms is None:
             raise self.fail(where, "field ms: null, but a bot's answer is timed")
         if request is None:
             # Only a disqualified bot is no longer asked: the fallback plays without a request.
-            if by == "fallback" and seat_status[seat] is SeatStatus.DISQUALIFIED:
+            if by is Chooser.FALLBACK and seat_status[seat] is SeatStatus.DISQUALIFIED:
                 return
             raise self.fail(where, f"field request: null, but seat {seat} is a bot and was sent a request")
         if request != last_request + 1:
@@ -734,13 +741,13 @@ class _Checker:
             )
 
     def check_faults(self, rules: Rules, requests: dict[int, tuple[int, int]], finished: bool) -> None:
-        doc = self.doc
-        holes = len(doc["holes"])
+        log = self.log
+        holes = len(log.holes)
         top = max(requests, default=0)
-        for i, f in enumerate(doc["faults"]):
+        for i, f in enumerate(log.faults):
             where = f"field faults[{i}]"
-            seat, hole, request = f["seat"], f["hole"], f["request"]
-            if "builtin" in doc["players"][seat]:
+            seat, hole, request = f.seat, f.hole, f.request
+            if not log.players[seat].is_bot:
                 raise self.fail(f"{where}.seat", f"seat {seat} is a built-in player, which cannot fault")
             # A running log may record a fault of the hole in play, which is not on disk yet.
             if hole is not None and (hole > holes or (hole == holes and finished)):
@@ -753,7 +760,7 @@ class _Checker:
                     raise self.fail(f"{where}.request", f"request {request} went to seat {asked}, not seat {seat}")
                 # A second answer to an old request is noticed later; every other fault
                 # with a request happens while that request is open.
-                if f["kind"] != "repeated_id" and hole != in_hole:
+                if f.kind is not FaultKind.REPEATED_ID and hole != in_hole:
                     raise self.fail(
                         f"{where}.hole", f"{_show(hole)}, but request {request} was asked in hole index {in_hole}"
                     )

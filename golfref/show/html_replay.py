@@ -32,7 +32,8 @@ from ..game.engine import Game, HoleResult, Move, Shuffle
 from ..game.rules import Reveal, Rules, rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_seen, view
-from ..record.log import history_from_log
+from ..record.faults import Fault
+from ..record.matchlog import Chooser, DecisionStep, LogLike, LogPlayer, MatchLog, as_match_log, history_from_log
 from .pretty import hole_end_text, rules_summary
 from .terminal import hole_label, show_bidi
 
@@ -55,7 +56,7 @@ class FrameKind(enum.Enum):
     """A hole's end: every card turned up and scored (its `step` is the hole's number of steps)."""
 
 
-def replay_html(doc: dict[str, Any], seat: int | None = None) -> str:
+def replay_html(doc: LogLike, seat: int | None = None) -> str:
     """The whole page for a log that validated (VALID or INCOMPLETE)."""
     return render_html(replay_data(doc, seat))
 
@@ -112,39 +113,40 @@ def _asset(name: str) -> str:
 # -- the frames ----------------------------------------------------------------------------
 
 
-def replay_data(doc: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+def replay_data(doc: LogLike, seat: int | None = None) -> dict[str, Any]:
     """The page's data: the match header and one frame per deal, step and hole end.
 
     Raises ValueError when the seat is out of range or the log does not replay.
     """
-    rules = rules_from_dict(doc["rules"])
+    log = as_match_log(doc)
+    rules = rules_from_dict(log.rules)
     if seat is not None and not 0 <= seat < rules.players:
         raise ValueError(f"seat {seat} is out of range: this match has seats 0 to {rules.players - 1}")
-    return _Recorder(doc, rules, seat).run()
+    return _Recorder(log, rules, seat).run()
 
 
 class _Recorder:
-    def __init__(self, doc: dict[str, Any], rules: Rules, seat: int | None) -> None:
-        self.doc = doc
+    def __init__(self, log: MatchLog, rules: Rules, seat: int | None) -> None:
+        self.log = log
         self.rules = rules
         self.seat = seat
         self.seats = list(range(rules.players)) if seat is None else [seat]
         self.game = Game(rules)
-        self.names = [str(p.get("name", f"seat {i}")) for i, p in enumerate(doc["players"])]
+        self.names = [p.name for p in log.players]
         self.frames: list[dict[str, Any]] = []
-        self.faults = [self.fault_json(f) for f in doc["faults"]]
+        self.faults = [self.fault_json(f) for f in log.faults]
         self.by_request: dict[int, list[int]] = {}
-        for i, f in enumerate(doc["faults"]):
-            if f.get("request") is not None:
-                self.by_request.setdefault(f["request"], []).append(i)
+        for i, f in enumerate(log.faults):
+            if f.request is not None:
+                self.by_request.setdefault(f.request, []).append(i)
         # Every request a step answers: a fault of another request is shown at its hole's end.
-        self.requests = {s["request"] for hole in doc["holes"] for s in hole["steps"] if s.get("request") is not None}
+        self.requests = {s.request for _, s in log.decisions() if s.request is not None}
         self.card_ids = {c.name: i for i, c in enumerate(self.game.cards)}
         self.disqualified: dict[int, list[int]] = {}
-        for s, p in enumerate(doc["players"]):
-            at = p.get("disqualified_at")
-            if isinstance(at, dict) and at.get("request") is not None:
-                self.disqualified.setdefault(at["request"], []).append(s)
+        for s, p in enumerate(log.players):
+            at = p.disqualified_at
+            if at is not None and at.request is not None:
+                self.disqualified.setdefault(at.request, []).append(s)
 
     # -- what the viewer may see --------------------------------------------------------
 
@@ -152,25 +154,25 @@ class _Recorder:
         """Whether the page may show `seat`'s own bot output (fault lines, messages, stderr)."""
         return self.seat is None or self.seat == seat
 
-    def fault_json(self, f: dict[str, Any]) -> dict[str, Any]:
-        out = {"seat": f["seat"], "kind": f["kind"], "hole": f.get("hole"), "request": f.get("request")}
-        if self.shows_private(f["seat"]):
-            out["message"] = f.get("message")
-            out["line"] = f.get("line")
+    def fault_json(self, f: Fault) -> dict[str, Any]:
+        out: dict[str, Any] = {"seat": f.seat, "kind": f.kind.value, "hole": f.hole, "request": f.request}
+        if self.shows_private(f.seat):
+            out["message"] = f.message
+            out["line"] = f.line
         return out
 
-    def player_json(self, s: int, p: dict[str, Any]) -> dict[str, Any]:
-        program = f"built-in {p['builtin']}" if "builtin" in p else p.get("reported_name")
-        out = {
+    def player_json(self, s: int, p: LogPlayer) -> dict[str, Any]:
+        program = f"built-in {p.builtin}" if p.builtin is not None else p.reported_name
+        out: dict[str, Any] = {
             "seat": s,
             "name": self.names[s],
             "program": program,
-            "version": p.get("reported_version"),
-            "status": p.get("status"),
-            "faults": p.get("faults", 0),
+            "version": p.reported_version,
+            "status": p.status.value,
+            "faults": p.faults,
         }
-        if self.shows_private(s) and p.get("stderr"):
-            out["stderr"] = p["stderr"]
+        if self.shows_private(s) and p.stderr:
+            out["stderr"] = p.stderr
         return out
 
     def table(self, game: Game) -> dict[str, Any]:
@@ -210,16 +212,16 @@ class _Recorder:
     # -- the match -------------------------------------------------------------------------
 
     def run(self) -> dict[str, Any]:
-        doc, rules, game = self.doc, self.rules, self.game
-        history = iter(history_from_log(doc))
-        for h, hole in enumerate(doc["holes"]):
+        log, rules, game = self.log, self.rules, self.game
+        history = iter(history_from_log(log))
+        for h, hole in enumerate(log.holes):
             deal = next(history)
             assert isinstance(deal, Shuffle)
             game.apply_shuffle(deal.order)
             self.frame(h, -1, FrameKind.DEAL, game, None, f"{hole_label(h, rules.holes)}: the deal", [])
             mark = 0
             ended = False
-            for t, step in enumerate(hole["steps"]):
+            for t, step in enumerate(hole.steps):
                 event = next(history)
                 if isinstance(event, Shuffle):
                     game.apply_shuffle(event.order)
@@ -229,7 +231,7 @@ class _Recorder:
                     text = f"stock empty: {count} cards of the discard pile reshuffled into it"
                     self.frame(h, t, FrameKind.RESHUFFLE, game, None, text, [])
                     continue
-                assert isinstance(event, Move)
+                assert isinstance(event, Move) and type(step) is DecisionStep
                 results = len(game.results)
                 game.apply(event.action)
                 ended = len(game.results) > results
@@ -239,9 +241,9 @@ class _Recorder:
                 text = self.describe(event.seat, news, step)
                 self.frame(h, t, FrameKind.STEP, table, step, text, news)
                 if ended:
-                    self.end_frame(h, len(hole["steps"]), game.results[-1])
+                    self.end_frame(h, len(hole.steps), game.results[-1])
             if not ended:
-                status = doc["status"]
+                status = log.status.value
                 self.frames[-1]["note"] = f"The log ends here: hole {h} was not finished (match {status})."
         return self.header()
 
@@ -251,16 +253,16 @@ class _Recorder:
         t: int,
         kind: FrameKind,
         game: Game,
-        step: dict[str, Any] | None,
+        step: DecisionStep | None,
         text: str,
         news: Sequence[dict[str, Any]],
     ) -> None:
         frame: dict[str, Any] = {"hole": h, "step": t, "kind": kind.value, "text": text, **self.table(game)}
         if step is not None:
-            frame["seat"] = step["seat"]
-            frame["action"] = step["action"]
-            frame["by"] = step["by"]
-            request = step.get("request")
+            frame["seat"] = step.seat
+            frame["action"] = step.action
+            frame["by"] = step.by.value
+            request = step.request
             if request is not None:
                 faults = self.by_request.get(request, [])
                 if faults:
@@ -316,8 +318,8 @@ class _Recorder:
         }
         late = [
             i
-            for i, f in enumerate(self.doc["faults"])
-            if f.get("hole") == h and (f.get("request") not in self.requests)
+            for i, f in enumerate(self.log.faults)
+            if f.hole == h and (f.request not in self.requests)
         ]
         if late:
             frame["faults"] = late
@@ -333,7 +335,7 @@ class _Recorder:
     def who(self, seat: int, actor: int) -> str:
         return "own" if seat == actor else f"{self.names[seat]}'s"
 
-    def describe(self, seat: int, news: Sequence[dict[str, Any]], step: dict[str, Any]) -> str:
+    def describe(self, seat: int, news: Sequence[dict[str, Any]], step: DecisionStep) -> str:
         """What one step did, in words, from the events the viewer may see."""
         phrases = []
         for e in news:
@@ -364,22 +366,22 @@ class _Recorder:
             elif kind == "power_swap":
                 (s1, i1), (s2, i2) = e["cards"]
                 phrases.append(f"swaps {self.who(s1, seat)} slot {i1} with {self.who(s2, seat)} slot {i2}")
-        if step["action"] == "pass":
+        if step.action == "pass":
             phrases.append("does not flip")
-        text = ", ".join(phrases) or step["action"]
-        if step["by"] == "fallback":
+        text = ", ".join(phrases) or step.action
+        if step.by is Chooser.FALLBACK:
             text += " (played by the fallback)"
         return text
 
     def header(self) -> dict[str, Any]:
-        doc, rules = self.doc, self.rules
+        log, rules = self.log, self.rules
         return {
             "version": DATA_VERSION,
-            "match": doc.get("match", ""),
-            "match_id": doc.get("match_id"),
-            "status": doc["status"],
+            "match": log.match,
+            "match_id": log.match_id,
+            "status": log.status.value,
             "seat": self.seat,
-            "seed": doc.get("seed") if self.seat is None else None,
+            "seed": log.seed if self.seat is None else None,
             "rules": {
                 "rows": rules.rows,
                 "cols": rules.cols,
@@ -387,11 +389,11 @@ class _Recorder:
                 "holes": rules.holes,
                 "summary": [", ".join(group) for group in rules_summary(rules)],
             },
-            "players": [self.player_json(s, p) for s, p in enumerate(doc["players"])],
+            "players": [self.player_json(s, p) for s, p in enumerate(log.players)],
             "faults": self.faults,
-            "error": doc.get("error") if self.seat is None else None,
-            "totals": doc.get("totals"),
-            "placings": doc.get("placings"),
+            "error": log.error if self.seat is None else None,
+            "totals": None if log.totals is None else list(log.totals),
+            "placings": None if log.placings is None else list(log.placings),
             "results": [
                 {"scores": list(r.scores), "totals": list(r.totals), "how": hole_end_text(r, self.names)}
                 for r in self.game.results

@@ -31,11 +31,22 @@ from rich.color import ColorSystem
 from rich.style import Style
 
 from ..game.cards import Card, Rank, Suit
-from ..game.engine import Decision, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
+from ..game.engine import Decision, Event, Game, GameError, HoleEnd, HoleResult, Move, Shuffle, placings
 from ..game.rules import Cancel, KnockPenalty, Lines, PairScope, Reveal, RevealChoice, Rules, rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_for, events_seen, view
-from ..record.log import history_from_log
+from ..record.faults import Fault, SeatStatus
+from ..record.matchlog import (
+    Chooser,
+    DecisionStep,
+    LogHole,
+    LogLike,
+    MatchLog,
+    ReshuffleStep,
+    Step,
+    as_match_log,
+    history_from_log,
+)
 from .terminal import hole_label, sanitize
 
 if TYPE_CHECKING:
@@ -75,7 +86,7 @@ _END_TEXT = {
 
 
 def render_match(
-    doc: dict[str, Any],
+    doc: LogLike,
     *,
     hole: int | None = None,
     seat: int | None = None,
@@ -248,7 +259,7 @@ class _Turn:
     """One turn (or one seat's start-of-hole reveals) as printed."""
 
     seat: int
-    steps: list[dict[str, Any]]
+    steps: list[DecisionStep]
     events: list[dict[str, Any]]
     reveal: bool
     closes: bool = False
@@ -257,24 +268,34 @@ class _Turn:
 class _Printer:
     def __init__(
         self,
-        doc: dict[str, Any],
+        doc: LogLike | None,
         *,
         seat: int | None,
         color: bool,
         ascii_only: bool,
         width: int = DEFAULT_WIDTH,
         compact: bool = False,
+        live: tuple[Rules, Sequence[str]] | None = None,
     ) -> None:
+        """A printer of the log `doc`, or (None) of a match in play under the `live` rules and seat names."""
         if not (isinstance(width, int) and width >= MIN_WIDTH):
             raise ValueError(f"width {width} is too narrow: the match needs at least {MIN_WIDTH} columns")
         self.width = width
         self.compact = compact
-        self.doc = doc
-        try:
-            self.rules: Rules = rules_from_dict(doc["rules"])
-            self.history = history_from_log(doc)
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"the log cannot be printed: {e}") from None
+        self.log: MatchLog | None = None
+        self.history: list[Event] = []
+        if doc is None:
+            assert live is not None, "a printer without a log draws a match in play"
+            self.rules, names = live
+        else:
+            try:
+                self.log = as_match_log(doc)
+                self.rules = rules_from_dict(self.log.rules)
+                self.history = history_from_log(self.log)
+            except (KeyError, TypeError, ValueError) as e:
+                raise ValueError(f"the log cannot be printed: {e}") from None
+            names = [p.name for p in self.log.players]
+        log = self.log
         self.players = self.rules.players
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             raise ValueError(f"seat {seat} is out of range: this match has seats 0 to {self.players - 1}")
@@ -282,25 +303,18 @@ class _Printer:
         self.color = color
         self.ascii = ascii_only
         self.g = _ASCII if ascii_only else _UNICODE
-        players = doc.get("players") or []
-        self.names = [
-            self.text(p.get("name", f"seat {i}"), _NAME_WIDTH) if isinstance(p, dict) else f"seat {i}"
-            for i, p in enumerate(players[: self.players])
-        ]
+        self.names = [self.text(name, _NAME_WIDTH) for name in names[: self.players]]
         self.names += [f"seat {i}" for i in range(len(self.names), self.players)]
         self.name_width = max(_width(n) for n in self.names)
         self.text_indent = 4 + self.name_width + 2  # where a turn's text starts: "  7 alice  ..."
         self.game = Game(self.rules)
         self.card_ids = {str(c): i for i, c in enumerate(self.game.cards)}
-        self.faults: list[dict[str, Any]] = [f for f in doc.get("faults") or [] if isinstance(f, dict)]
+        self.faults: list[Fault] = list(log.faults) if log is not None else []
         # A fault is shown at the step of its request (request ids are unique in a match),
         # whatever hole it names; one without a known request at the end of its hole, or
         # in the header when it names none.
-        self.request_hole: dict[Any, int] = {
-            step["request"]: h
-            for h, hole in enumerate(doc.get("holes") or [])
-            for step in (hole.get("steps") or [])
-            if step.get("request") is not None
+        self.request_hole: dict[int | None, int] = {
+            step.request: h for h, step in (log.decisions() if log is not None else ()) if step.request is not None
         }
         # Called with the game as it stands and the lines printed for that moment; tests
         # use it to check that a seat's view shows nothing the seat could not see.
@@ -323,7 +337,7 @@ class _Printer:
             self.panel_width = self.band * self.grid_width + (self.band - 1)
             self.left_width = width  # the turn text has whole lines to itself
         self.banded = self.band < self.players
-        self._compact_notes: dict[int, dict[Any, list[str]]] = {}
+        self._compact_notes: dict[int, dict[int | None, list[str]]] = {}
 
     # -- text ----------------------------------------------------------------------
 
@@ -409,16 +423,22 @@ class _Printer:
 
     # -- the whole match -----------------------------------------------------------------
 
+    @property
+    def the_log(self) -> MatchLog:
+        """The log printed (a printer of a match in play has none)."""
+        assert self.log is not None, "a live seat's screen prints no log"
+        return self.log
+
     def render(self, *, hole: int | None, summary: bool) -> list[str]:
-        holes = self.doc.get("holes") or []
+        holes = self.the_log.holes
         if hole is not None and not (isinstance(hole, int) and 0 <= hole < len(holes)):
             has = f"holes 0 to {len(holes) - 1}" if holes else "no hole"
             raise ValueError(f"hole {hole} is out of range: the log has {has}")
         out = self.header()
         events = iter(self.history)
-        for h, hole_doc in enumerate(holes):
+        for h, hole_log in enumerate(holes):
             shown = not summary and (hole is None or hole == h)
-            lines = self.play_hole(h, hole_doc, events, shown)
+            lines = self.play_hole(h, hole_log, events, shown)
             if shown:
                 out.append("")
                 out += lines
@@ -433,14 +453,12 @@ class _Printer:
         return [piece for line in out for piece in _fit(line, self.width)]
 
     def header(self) -> list[str]:
-        doc = self.doc
+        log = self.the_log
         cols = self.width
-        out = [
-            self.style(line, _BOLD) for line in _fill("golfref match ", [self.text(doc.get("match", ""))], "", 4, cols)
-        ]
-        status = self.text(doc.get("status", "?"))
-        out += _fill("id       ", [self.text(doc.get("match_id", "?")), f"({status})"], " ", 9, cols)
-        seed = doc.get("seed")
+        out = [self.style(line, _BOLD) for line in _fill("golfref match ", [self.text(log.match)], "", 4, cols)]
+        status = self.text(log.status.value)
+        out += _fill("id       ", [self.text(log.match_id), f"({status})"], " ", 9, cols)
+        seed = log.seed
         out.append(f"seed     {seed if seed is not None else 'not recorded'}")
         for i, group in enumerate(self.rules_groups()):
             out += _fill("rules    " if i == 0 else " " * 9, group, ", ", 9, cols)
@@ -449,7 +467,7 @@ class _Printer:
         for f in self.faults:
             if self.fault_hole(f) is None:
                 out += self.fault_lines(f, indent=2, with_name=True)
-        error = doc.get("error")
+        error = log.error
         if error:
             out += _fill("error    ", self.text(error).split(" "), " ", 9, cols)
         out.append("")
@@ -477,23 +495,21 @@ class _Printer:
 
     def players_table(self) -> list[str]:
         rows = [("seat", "player", "program", "status")]
-        for i, p in enumerate((self.doc.get("players") or [])[: self.players]):
-            if not isinstance(p, dict):
-                continue
-            if p.get("builtin"):
-                program = f"built-in {self.text(p['builtin'])}"
+        for i, p in enumerate(self.the_log.players[: self.players]):
+            if p.builtin:
+                program = f"built-in {self.text(p.builtin)}"
             else:
-                name, version = p.get("reported_name"), p.get("reported_version")
+                name, version = p.reported_name, p.reported_version
                 program = self.text(name, 24) if name is not None else "(did not report)"
                 if version is not None:
                     program += " " + self.text(version, 16)
-            status = self.text(p.get("status", "?"))
-            count = p.get("faults") or 0
+            status = self.text(p.status.value)
+            count = p.faults
             if count:
                 status += f" ({count} fault{'s' if count != 1 else ''})"
-            at = p.get("disqualified_at")
-            if isinstance(at, dict) and at.get("hole") is not None:
-                status += f" at hole {at['hole']}"
+            at = p.disqualified_at
+            if at is not None and at.hole is not None:
+                status += f" at hole {at.hole}"
             rows.append((str(i), self.names[i], program, status))
         return self.table(rows, right=(), shrink=2)
 
@@ -522,7 +538,7 @@ class _Printer:
 
     # -- one hole --------------------------------------------------------------------
 
-    def play_hole(self, h: int, hole_doc: dict[str, Any], events: Iterator[Any], shown: bool) -> list[str]:
+    def play_hole(self, h: int, hole_log: LogHole, events: Iterator[Any], shown: bool) -> list[str]:
         """Apply one hole of the log to the game; its lines when `shown`."""
         game = self.game
         deal = next(events, None)
@@ -537,13 +553,13 @@ class _Printer:
                 out += self.block([""], [self.names_row(range(self.players))], tap=False)
             out += self.block(["deal", " " * self.text_indent + self.pile_text(game)], self.panel(game))
         notes = self.notes_by_request(h)
-        steps: list[dict[str, Any]] = hole_doc.get("steps") or []
+        steps = hole_log.steps
         results_before = len(game.results)
         mark = 0  # the hole's events printed so far
         turn_no = 0
         i = 0
         while i < len(steps) and len(game.results) == results_before:
-            if "reshuffle" in steps[i]:
+            if isinstance(steps[i], ReshuffleStep):
                 ev = next(events, None)
                 if not isinstance(ev, Shuffle) or game.chance is None:
                     raise ValueError(f"hole {h}, step {i}: the log does not replay (a reshuffle out of turn)")
@@ -570,7 +586,7 @@ class _Printer:
                 phrases.append("(the log ends mid-turn)")
             if self.compact:
                 # One line a turn: its faults said briefly at its end, no grids, no piles.
-                said = [p for step in turn.steps for p in self.compact_notes(h).get(step.get("request"), [])]
+                said = [p for step in turn.steps for p in self.compact_notes(h).get(step.request, [])]
                 phrases += [p + (f" ({said.count(p)})" if said.count(p) > 1 else "") for p in dict.fromkeys(said)]
                 out += self.block(self.wrap(head, phrases), [], game=table)
                 continue
@@ -579,22 +595,27 @@ class _Printer:
                 left.append(" " * self.text_indent + self.pile_text(game))
             out += self.block(left, self.panel(table, self.changed(turn)), game=table)
             for step in turn.steps:
-                out += notes.get(step.get("request"), [])
+                out += notes.get(step.request, [])
         for f in self.faults:
-            if self.fault_hole(f) == h and f.get("request") not in self.request_hole:
+            if self.fault_hole(f) == h and f.request not in self.request_hole:
                 out += self.fault_lines(f, indent=4, with_name=True)
         if len(game.results) > results_before:
             out += self.hole_end(game.results[-1])
         else:
-            out.append(f"    hole not finished (match {self.text(self.doc.get('status', '?'))})")
+            out.append(f"    hole not finished (match {self.text(self.the_log.status.value)})")
         return out if shown else []
 
-    def play_turn(self, h: int, steps: list[dict[str, Any]], i: int, events: Iterator[Any]) -> tuple[_Turn, int]:
+    def play_turn(self, h: int, steps: Sequence[Step], i: int, events: Iterator[Any]) -> tuple[_Turn, int]:
         """Apply the steps of one turn (or of one seat's reveals) from step `i`; the turn and the next step."""
         game = self.game
         results_before = len(game.results)
-        turn = _Turn(seat=steps[i].get("seat", -1), steps=[], events=[], reveal=steps[i].get("decision") == "reveal")
-        while i < len(steps) and "reshuffle" not in steps[i]:
+        first = steps[i]
+        assert isinstance(first, DecisionStep)
+        turn = _Turn(seat=first.seat, steps=[], events=[], reveal=first.decision is Decision.REVEAL)
+        while i < len(steps):
+            step = steps[i]
+            if not isinstance(step, DecisionStep):
+                break
             ev = next(events, None)
             if not isinstance(ev, Move) or game.to_move != ev.seat or ev.seat != turn.seat:
                 raise ValueError(f"hole {h}, step {i}: the log does not replay (not this seat's turn)")
@@ -602,7 +623,7 @@ class _Printer:
                 game.apply(ev.action)
             except GameError as e:
                 raise ValueError(f"hole {h}, step {i}: the log does not replay: {e}") from None
-            turn.steps.append(steps[i])
+            turn.steps.append(step)
             i += 1
             if len(game.results) > results_before or game.chance is not None:
                 break
@@ -610,40 +631,40 @@ class _Printer:
                 break
         return turn, i
 
-    def notes_by_request(self, h: int) -> dict[Any, list[str]]:
+    def notes_by_request(self, h: int) -> dict[int | None, list[str]]:
         """Fault and disqualification lines of hole `h`, by the request they belong to."""
-        notes: dict[Any, list[str]] = {}
+        notes: dict[int | None, list[str]] = {}
         for f in self.faults:
-            if self.request_hole.get(f.get("request")) == h:
-                notes.setdefault(f["request"], []).extend(self.fault_lines(f, indent=self.text_indent))
-        for s, p in enumerate((self.doc.get("players") or [])[: self.players]):
-            at = p.get("disqualified_at") if isinstance(p, dict) else None
-            if isinstance(at, dict) and self.request_hole.get(at.get("request")) == h:
+            if self.request_hole.get(f.request) == h:
+                notes.setdefault(f.request, []).extend(self.fault_lines(f, indent=self.text_indent))
+        for s, p in enumerate(self.the_log.players[: self.players]):
+            at = p.disqualified_at
+            if at is not None and self.request_hole.get(at.request) == h:
                 words = f"{self.names[s]} is disqualified; the fallback plays its turns from here".split(" ")
                 pad = " " * self.text_indent
-                notes.setdefault(at["request"], []).extend(_fill(pad + "! ", words, " ", len(pad) + 2, self.width))
+                notes.setdefault(at.request, []).extend(_fill(pad + "! ", words, " ", len(pad) + 2, self.width))
         return notes
 
-    def compact_notes(self, h: int) -> dict[Any, list[str]]:
+    def compact_notes(self, h: int) -> dict[int | None, list[str]]:
         """The compact mode's fault and disqualification phrases of hole `h`, by request."""
         if h not in self._compact_notes:
             # The kinds only: the messages are in the full view.
-            notes: dict[Any, list[str]] = {}
+            notes: dict[int | None, list[str]] = {}
             for f in self.faults:
-                if self.request_hole.get(f.get("request")) == h:
-                    notes.setdefault(f["request"], []).append("! " + self.text(f.get("kind", "fault"), 24))
-            for p in (self.doc.get("players") or [])[: self.players]:
-                at = p.get("disqualified_at") if isinstance(p, dict) else None
-                if isinstance(at, dict) and self.request_hole.get(at.get("request")) == h:
-                    notes.setdefault(at["request"], []).append("! disqualified")
+                if self.request_hole.get(f.request) == h:
+                    notes.setdefault(f.request, []).append("! " + self.text(f.kind.value, 24))
+            for p in self.the_log.players[: self.players]:
+                at = p.disqualified_at
+                if at is not None and self.request_hole.get(at.request) == h:
+                    notes.setdefault(at.request, []).append("! disqualified")
             self._compact_notes[h] = notes
         return self._compact_notes[h]
 
-    def fault_hole(self, fault: dict[str, Any]) -> int | None:
+    def fault_hole(self, fault: Fault) -> int | None:
         """The hole a fault is shown in: its request's, else the one it names (None: the header)."""
-        hole = self.request_hole.get(fault.get("request"), fault.get("hole"))
-        holes = len(self.doc.get("holes") or [])
-        return hole if isinstance(hole, int) and 0 <= hole < holes else None
+        hole = self.request_hole.get(fault.request, fault.hole)
+        holes = len(self.the_log.holes)
+        return hole if hole is not None and 0 <= hole < holes else None
 
     def names_row(self, seats: Iterable[int]) -> str:
         """The names of `seats` over their grids."""
@@ -815,27 +836,27 @@ class _Printer:
             elif kind == "power_swap":
                 (s1, i1), (s2, i2) = e["cards"]
                 phrases.append(f"swaps {self.who(s1, seat)} {i1} {self.g.swap} {self.who(s2, seat)} {i2}")
-        if any(s.get("action") == "pass" for s in turn.steps):
+        if any(s.action == "pass" for s in turn.steps):
             phrases.append("no flip")
         if draw is not None and not phrases:
             phrases.append(f"{source} {self.card_name(shown)}")  # a turn cut short by the end of the log
         if turn.closes:
             phrases.append("closes")
         phrases = phrases or ["(nothing)"]
-        if any(s.get("by") == "fallback" for s in turn.steps):
+        if any(s.by is Chooser.FALLBACK for s in turn.steps):
             phrases[-1] += " [fallback]"
         return phrases
 
-    def fault_lines(self, fault: dict[str, Any], indent: int, with_name: bool = False) -> list[str]:
-        seat = fault.get("seat")
-        who = f"{self.names[seat]}: " if with_name and isinstance(seat, int) and 0 <= seat < self.players else ""
-        kind = self.text(fault.get("kind", "fault"))
-        request = fault.get("request")
+    def fault_lines(self, fault: Fault, indent: int, with_name: bool = False) -> list[str]:
+        seat = fault.seat
+        who = f"{self.names[seat]}: " if with_name and 0 <= seat < self.players else ""
+        kind = self.text(fault.kind.value)
+        request = fault.request
         where = f" (request {request})" if request is not None else ""
         pad = " " * indent
-        words = self.text(fault.get("message", "")).split(" ")
+        words = self.text(fault.message).split(" ")
         out = _fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent + 2, self.width)
-        line = fault.get("line")
+        line = fault.line
         if line is not None:
             keep = min(_FAULT_LINE_KEEP, self.width - indent - 8)
             out.append(f"{pad}  line: {self.text(line, keep)}")
@@ -929,21 +950,21 @@ class _Printer:
         return out
 
     def standings(self) -> list[str]:
-        doc = self.doc
-        totals = doc.get("totals")
-        places = doc.get("placings")
-        players = doc.get("players") or []
+        log = self.the_log
+        totals: Sequence[int] | None = log.totals
+        places: Sequence[int] | None = log.placings
+        players = log.players
         note = ""
-        if not (isinstance(totals, list) and isinstance(places, list) and len(totals) == len(places) == self.players):
+        if not (totals is not None and places is not None and len(totals) == len(places) == self.players):
             totals = list(self.game.totals)
-            out_seats = [i for i, p in enumerate(players) if isinstance(p, dict) and p.get("status") == "disqualified"]
+            out_seats = [i for i, p in enumerate(players) if p.status is SeatStatus.DISQUALIFIED]
             places = list(placings(totals, out_seats))
-            status = self.text(doc.get("status", "?"))
+            status = self.text(log.status.value)
             note = f" after {len(self.game.results)} of {self.rules.holes} holes (match {status})"
         rows = [["place", "player", "total", "status"]]
         for s in sorted(range(self.players), key=lambda s: (places[s], s)):
-            p = players[s] if s < len(players) and isinstance(players[s], dict) else {}
-            rows.append([str(places[s]), self.names[s], str(totals[s]), self.text(p.get("status", "?"))])
+            status = self.text(players[s].status.value) if s < len(players) else "?"
+            rows.append([str(places[s]), self.names[s], str(totals[s]), status])
         return [self.style("standings" + note, _BOLD), *self.table(rows, right=(2,))]
 
 
@@ -968,9 +989,9 @@ class SeatScreen:
         ascii_only: bool = False,
         width: int = DEFAULT_WIDTH,
     ) -> None:
-        cards = [c.name for c in Game(rules).cards]
-        doc = {"rules": rules.to_dict(), "cards": cards, "holes": [], "players": [{"name": n} for n in names]}
-        self._p = _Printer(doc, seat=seat, color=color, ascii_only=ascii_only, width=max(width, MIN_WIDTH))
+        self._p = _Printer(
+            None, seat=seat, color=color, ascii_only=ascii_only, width=max(width, MIN_WIDTH), live=(rules, names)
+        )
         self.seat = seat
         self.rules = rules
         self._cards = {c.name: c for c in self._p.game.cards}

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game.cards import Card
 from ..game.scoring import GridScore, block_slots
+from ..record.stderr import TERMINAL_STDERR_LINES, stderr_tail_lines
 from .terminal import sanitize
 
 if TYPE_CHECKING:
@@ -34,8 +35,6 @@ __all__ = [
 
 REPORT_LINE = 120
 """Characters of a bot's offending line shown on the terminal."""
-STDERR_TAIL = 8
-"""Lines of a bot's stderr shown on the terminal."""
 SHOWN_MATCHES = 5
 """Match indexes a tournament's fault summary lists per kind on the terminal (JSON has them all)."""
 
@@ -90,13 +89,16 @@ def _counts_text(counts: dict[str, int]) -> str:
 
 
 def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
-    stderr = result.log["players"][seat].get("stderr") or ""
-    return stderr.rstrip("\n").splitlines()[-STDERR_TAIL:]
+    from ..record.matchlog import read_match_log
+
+    stderr = read_match_log(result.log).players[seat].stderr or ""
+    return stderr_tail_lines(stderr, TERMINAL_STDERR_LINES)
 
 
 def summary_json(result: MatchResult) -> dict[str, Any]:
     """The machine-readable summary `golfref run --json` prints: what the text shows, faults included."""
     from ..record.faults import fault_hint
+    from ..record.matchlog import read_match_log
 
     players = []
     for i, name in enumerate(result.names):
@@ -113,10 +115,11 @@ def summary_json(result: MatchResult) -> dict[str, Any]:
             "total": result.totals[i],
             "place": result.placings[i],
         })  # fmt: skip
+    log = read_match_log(result.log)
     return {
-        "match_id": result.log["match_id"],
+        "match_id": log.match_id,
         "log": str(result.log_path),
-        "seed": result.log["seed"],
+        "seed": log.seed,
         "players": players,
         "faults": [f.to_json() for f in result.faults],
     }

@@ -39,6 +39,8 @@ from ..game.view import events_for, view
 from ..match import protocol
 from ..match.outputs import transcript_path
 from ..match.protocol import MessageError
+from ..record.faults import SeatStatus
+from ..record.matchlog import Chooser, DecisionStep, MatchLog, ReshuffleStep, has_signature, read_match_log
 from ..record.signing import SignatureCheck, check_signature
 from ..record.validate import TAMPERED_MESSAGE, Status, validate_file
 
@@ -214,8 +216,8 @@ def _read_transcript(path: Path, max_bytes: int) -> list[_Line]:
     return lines
 
 
-def _transcripts(path: Path, doc: dict[str, Any], max_bytes: int) -> tuple[dict[int, list[_Line]], list[Finding]]:
-    bots = [p["seat"] for p in doc["players"] if "command" in p]
+def _transcripts(path: Path, log: MatchLog, max_bytes: int) -> tuple[dict[int, list[_Line]], list[Finding]]:
+    bots = [p.seat for p in log.players if p.command is not None]
     if not bots:
         raise AuditError(f"{path}: no transcripts: every seat is a built-in player, no bot was sent anything")
     found: dict[int, list[_Line]] = {}
@@ -318,19 +320,20 @@ def _loads(line: str) -> dict[str, Any]:
     return data
 
 
-def _derive(doc: dict[str, Any], rules: Rules, bots: Sequence[int]) -> _Derived:
+def _derive(log: MatchLog, rules: Rules, bots: Sequence[int]) -> _Derived:
     """Replay the log through the engine, keeping each bot seat's expected messages (see `_Derived`)."""
     out = _Derived()
-    names = doc["cards"]
+    names = log.cards
     ids = {name: i for i, name in enumerate(names)}
     game = Game(rules)
     first = Game(rules)
-    if doc["holes"]:
-        first.apply_shuffle([ids[n] for n in doc["holes"][0]["deal"]])
+    if log.holes:
+        first.apply_shuffle([ids[n] for n in log.holes[0].deal])
     hello_rules = protocol.hello_rules(rules)
-    players = [p["name"] for p in doc["players"]]
+    players = [p.name for p in log.players]
+    time_control = log.time_control.to_json()
     for s in bots:
-        hello = protocol.hello(s, players, hello_rules, doc["time_control"])
+        hello = protocol.hello(s, players, hello_rules, time_control)
         out.hello[s] = _Expected(_loads(hello), _Moment(first, s, frozenset(), frozenset(), dealt=False), None)
         out.last[s] = out.hello[s].moment
     seen: dict[int, set[int]] = {s: set() for s in bots}
@@ -355,21 +358,22 @@ def _derive(doc: dict[str, Any], rules: Rules, bots: Sequence[int]) -> _Derived:
 
     last_request = 0
     h = 0
-    for h, hole in enumerate(doc["holes"]):
+    for h, hole in enumerate(log.holes):
         for s in bots:
             seen[s].clear()
-        game.apply_shuffle([ids[n] for n in hole["deal"]])
+        game.apply_shuffle([ids[n] for n in hole.deal])
         observe()
-        for step in hole["steps"]:
-            if "reshuffle" in step:
-                game.apply_shuffle([ids[n] for n in step["reshuffle"]])
+        for step in hole.steps:
+            if type(step) is ReshuffleStep:
+                game.apply_shuffle([ids[n] for n in step.cards])
                 observe()
                 continue
-            seat, rid = step["seat"], step["request"]
+            assert type(step) is DecisionStep
+            seat, rid = step.seat, step.request
             if rid is not None and seat in seen:
                 out.requests[rid] = (seat, request(seat, rid, h))
                 last_request = rid
-            game.apply(Action.parse(step["action"]))
+            game.apply(Action.parse(step.action))
             observe()
         if len(game.results) > h:
             result, table = game.results[h], game.last_table
@@ -384,12 +388,12 @@ def _derive(doc: dict[str, Any], rules: Rules, bots: Sequence[int]) -> _Derived:
                 )
                 out.hole_ends[(s, h)] = _Expected(_loads(line), moment, h)
                 out.last[s] = moment
-    if game.over and doc["complete"]:
-        disqualified = [p["seat"] for p in doc["players"] if p["status"] == "disqualified"]
-        line = protocol.match_end(doc["totals"], doc["placings"], disqualified)
+    if game.over and log.complete and log.totals is not None and log.placings is not None:
+        disqualified = [p.seat for p in log.players if p.status is SeatStatus.DISQUALIFIED]
+        line = protocol.match_end(list(log.totals), list(log.placings), disqualified)
         for s in bots:
             out.match_end[s] = _Expected(_loads(line), out.last[s], None)
-    elif not game.over and game.chance is None and doc["holes"] and game.to_move in seen:
+    elif not game.over and game.chance is None and log.holes and game.to_move in seen:
         # The match stopped while this seat's request was open: the request is in the transcript only.
         seat = game.to_move
         out.pending[last_request + 1] = (seat, request(seat, last_request + 1, game.hole))
@@ -470,7 +474,9 @@ def _show(value: Any) -> str:
 class _MessageCheck:
     """Compares the messages of one seat's transcript with what the engine derives."""
 
-    def __init__(self, seat: int, derived: _Derived, ids: dict[str, int], seed: int | None, names: list[str]) -> None:
+    def __init__(
+        self, seat: int, derived: _Derived, ids: dict[str, int], seed: int | None, names: Sequence[str]
+    ) -> None:
         self.seat = seat
         self.derived = derived
         self.ids = ids
@@ -613,12 +619,14 @@ def _within(path: str, prefix: str) -> bool:
 # -- timing ------------------------------------------------------------------------------------------
 
 
-def _duration_ms(doc: dict[str, Any]) -> int | None:
+def _duration_ms(log: MatchLog) -> int | None:
     """An upper bound of the referee's clock over the match, from the log's times (to the second)."""
+    if log.finished_at is None:
+        return None
     try:
-        start = dt.datetime.fromisoformat(doc["started_at"])
-        end = dt.datetime.fromisoformat(doc["finished_at"])
-    except (TypeError, ValueError):
+        start = dt.datetime.fromisoformat(log.started_at)
+        end = dt.datetime.fromisoformat(log.finished_at)
+    except ValueError:
         return None
     # Both are cut to the second: the match lasted less than their difference plus one.
     return int((end - start).total_seconds() + 1) * 1000
@@ -678,22 +686,21 @@ def _timing(seat: int, lines: list[_Line], limit: int | None) -> list[Finding]:
     return findings
 
 
-def _fast_answers(doc: dict[str, Any]) -> list[Finding]:
+def _fast_answers(log: MatchLog) -> list[Finding]:
     findings = []
-    for h, hole in enumerate(doc["holes"]):
-        for step in hole["steps"]:
-            ms = step.get("ms")
-            if step.get("by") == "bot" and isinstance(ms, (int, float)) and ms < MIN_ANSWER_MS:
-                findings.append(
-                    Finding(
-                        Kind.TIMING,
-                        step["seat"],
-                        f"request {step['request']} (hole {h})",
-                        None,
-                        f"answered in {ms} ms, faster than a pipe round trip (under {MIN_ANSWER_MS} ms): "
-                        "the answer was written before the request reached the bot",
-                    )
+    for h, step in log.decisions():
+        ms = step.ms
+        if step.by is Chooser.BOT and ms is not None and ms < MIN_ANSWER_MS:
+            findings.append(
+                Finding(
+                    Kind.TIMING,
+                    step.seat,
+                    f"request {step.request} (hole {h})",
+                    None,
+                    f"answered in {ms} ms, faster than a pipe round trip (under {MIN_ANSWER_MS} ms): "
+                    "the answer was written before the request reached the bot",
                 )
+            )
     return findings
 
 
@@ -717,22 +724,22 @@ def _turns(transcripts: dict[int, list[_Line]]) -> list[_Turn]:
     return sorted(turns, key=lambda t: t.start)
 
 
-def _fault_clusters(doc: dict[str, Any], transcripts: dict[int, list[_Line]]) -> list[Finding]:
+def _fault_clusters(log: MatchLog, transcripts: dict[int, list[_Line]]) -> list[Finding]:
     """Seats whose faults out of their own turns come around the turns of one other seat."""
     turns = _turns(transcripts)
     findings = []
     for seat in sorted(transcripts):
-        faults = [f for f in doc["faults"] if f["seat"] == seat]
+        faults = log.seat_faults(seat)
         around: dict[int, list[int]] = {}
         for f in faults:
-            if f["request"] is not None or f["hole"] is None or not isinstance(f["at_ms"], int):
+            if f.request is not None or f.hole is None:
                 continue  # on its own request, or outside play: the seat's own doing
             latest = None
             for turn in turns:
-                if turn.start > f["at_ms"]:
+                if turn.start > f.at_ms:
                     break
                 latest = turn
-            if latest is not None and latest.seat != seat and f["at_ms"] <= latest.end + CLUSTER_WINDOW_MS:
+            if latest is not None and latest.seat != seat and f.at_ms <= latest.end + CLUSTER_WINDOW_MS:
                 around.setdefault(latest.seat, []).append(latest.request)
         for other, requests in sorted(around.items()):
             if len(requests) >= CLUSTER_MIN and 2 * len(requests) >= len(faults):
@@ -765,7 +772,7 @@ def audit_file(path: str, trusted: Ed25519PublicKey | None = None, max_bytes: in
     if report.status is Status.NOT_A_LOG:
         raise AuditError(f"{path}: {report.message}")
     signature = None
-    if report.doc is not None and (trusted is not None or report.doc.get("signature") is not None):
+    if report.doc is not None and (trusted is not None or has_signature(report.doc)):
         signature = check_signature(report.doc, trusted, found_as=Path(path).name)
     if report.status is Status.TAMPERED:
         finding = Finding(Kind.TAMPERED, None, "", None, f"{TAMPERED_MESSAGE}; nothing else was audited")
@@ -773,19 +780,19 @@ def audit_file(path: str, trusted: Ed25519PublicKey | None = None, max_bytes: in
     if report.status is Status.INVALID or report.doc is None:
         finding = Finding(Kind.INVALID, None, "", None, f"{report.message}; nothing else was audited")
         return Audit(path, (finding,), 0, 0, signature)
-    doc = report.doc
-    transcripts, findings = _transcripts(Path(path), doc, max_bytes)
-    rules = rules_from_dict(doc["rules"])
-    derived = _derive(doc, rules, sorted(transcripts))
-    names = doc["cards"]
+    log = read_match_log(report.doc)
+    transcripts, findings = _transcripts(Path(path), log, max_bytes)
+    rules = rules_from_dict(log.rules)
+    derived = _derive(log, rules, sorted(transcripts))
+    names = log.cards
     ids = {name: i for i, name in enumerate(names)}
     messages = 0
-    limit = _duration_ms(doc)
+    limit = _duration_ms(log)
     for seat, lines in sorted(transcripts.items()):
-        check = _MessageCheck(seat, derived, ids, doc["seed"], names)
+        check = _MessageCheck(seat, derived, ids, log.seed, names)
         findings += check.run(lines)
         messages += check.checked
         findings += _timing(seat, lines, limit)
-    findings += [f for f in _fast_answers(doc) if f.seat in transcripts]
-    findings += _fault_clusters(doc, transcripts)
+    findings += [f for f in _fast_answers(log) if f.seat in transcripts]
+    findings += _fault_clusters(log, transcripts)
     return Audit(path, tuple(findings), len(transcripts), messages, signature)

@@ -18,12 +18,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..config.match import TimeControl
 from ..game.rules import rules_from_dict
 from ..match.outputs import transcript_path
 from ..match.seat_messages import SeatMessage, log_messages
-from ..record.faults import FATAL_FAULTS
+from ..record.faults import ALWAYS_DISQUALIFYING
+from ..record.matchlog import read_match_log
+from ..record.stderr import REPLAY_STDERR_LINES, stderr_tail
 from ..record.validate import Status, validate_file
-from .driver import BotDriver, Reply, stderr_tail
+from .driver import BotDriver, Reply
 
 __all__ = ["ReplayError", "Script", "Divergence", "ReplayResult", "load_script", "replay_bot"]
 
@@ -46,7 +49,7 @@ class Script:
     command: tuple[str, ...]
     cwd: str | None
     env: Mapping[str, str]
-    time_control: Mapping[str, int]
+    time_control: TimeControl
 
     @property
     def requests(self) -> list[int]:
@@ -110,15 +113,15 @@ def load_script(path: str, seat: int) -> Script:
         raise ReplayError(f"{path}: {report.message}")
     if report.status in (Status.INVALID, Status.TAMPERED) or report.doc is None:
         raise RejectedLog(f"{path}: {report.status.value}: {report.message}")
-    doc = report.doc
-    players = doc["players"]
+    log = read_match_log(report.doc)
+    players = log.players
     if not 0 <= seat < len(players):
         raise ReplayError(f"--seat {seat}: the match has {len(players)} seats (0 to {len(players) - 1})")
     player = players[seat]
-    if "command" not in player:
-        who = f"seat {seat} ({player['name']}) is the built-in {player['builtin']}"
+    if player.command is None:
+        who = f"seat {seat} ({player.name}) is the built-in {player.builtin}"
         raise ReplayError(f"--seat {seat}: {who}, not a bot: it was sent nothing")
-    messages = log_messages(doc, rules_from_dict(doc["rules"]), seat)
+    messages = log_messages(log, rules_from_dict(dict(log.rules)), seat)
     source = "rebuilt from the log"
     tpath = transcript_path(Path(path), seat)
     if tpath.is_file():
@@ -137,10 +140,10 @@ def load_script(path: str, seat: int) -> Script:
     return Script(
         tuple(messages),
         source,
-        tuple(player["command"]),
-        player.get("cwd"),
-        dict(player.get("env") or {}),
-        doc["time_control"],
+        player.command,
+        player.cwd,
+        dict(player.env),
+        log.time_control,
     )
 
 
@@ -184,7 +187,8 @@ def replay_bot(
             if message.kind == "hello":
                 reply = driver.send(message.line) or driver.ready(timeout)
                 if reply.fault is not None:
-                    return ReplayResult(0, Divergence(message, "a ready", _got(reply), stderr_tail(driver.stderr())))
+                    tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
+                    return ReplayResult(0, Divergence(message, "a ready", _got(reply), tail))
                 continue
             if message.kind != "request":
                 driver.send(message.line)  # a notice: a bot that is gone shows at its next request
@@ -199,13 +203,12 @@ def replay_bot(
             if on_answer is not None:
                 on_answer(message, reply)
             if not _same(expected.action, expected.fault, reply):
-                return ReplayResult(
-                    matched, Divergence(message, expected.describe(), _got(reply), stderr_tail(driver.stderr()))
-                )
+                tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
+                return ReplayResult(matched, Divergence(message, expected.describe(), _got(reply), tail))
             matched += 1
             if stopping:
                 return ReplayResult(matched, None, stop_at)
-            if reply.fault is not None and reply.fault in FATAL_FAULTS:
+            if reply.fault is not None and reply.fault in ALWAYS_DISQUALIFYING:
                 break  # the log's bot ended here too: nothing more was sent to it
         driver.finish(0.5)
         return ReplayResult(matched, None)

@@ -53,6 +53,7 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from ..bots.fingerprint import Build, fingerprint
 from ..config.match import LogSpec, PlayerSpec
 from ..record.log import write_log
+from ..record.matchlog import read_match_log
 from ..stats.records import MatchRecord
 from .bundle import BundleError, pack, unpack
 from .executor import Executor, MatchJob, MatchOutcome, bots_changed
@@ -552,7 +553,7 @@ class DaskExecutor(Executor):
                 write_log(job.log_path, doc, sign=self._signer(job))
             except OSError as e:
                 return MatchOutcome(job.index, None, None, job.log_path, f"cannot write the log: {e.strerror or e}")
-            digest = doc["digest"]
+            digest = read_match_log(doc).digest
         if played.record is None:
             return MatchOutcome(job.index, None, None, job.log_path, played.error, played.interrupted, played.changed)
         return MatchOutcome(job.index, played.record, digest, job.log_path, changed=played.changed)

@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots.fingerprint import Build, build
 from ..config.match import ConfigError, MatchConfig
+from ..record.faults import SeatStatus
 from ..record.log import LogError, TournamentPlace, read_log
-from ..stats.records import DISQUALIFIED, MatchRecord
+from ..record.matchlog import Chooser, LogLike, as_match_log, read_match_log
+from ..stats.records import MatchRecord
 
 if TYPE_CHECKING:
     from ..record.signing import Signer
@@ -95,31 +97,31 @@ def bots_changed(job: MatchJob) -> tuple[tuple[str, Build | None], ...]:
     return tuple(changed)
 
 
-def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchRecord:
+def record_from_log(doc: LogLike, index: int, deal_set: int) -> MatchRecord:
     """The record of a finished match, read from its log (the one source for live and resumed matches)."""
     from ..game.rules import rules_from_dict
     from ..game.scoring import forfeit_score
 
-    players = doc["players"]
+    log = as_match_log(doc)
+    assert log.totals is not None and log.placings is not None, "a finished log has totals and placings"
+    players = log.players
     seats = len(players)
-    holes = doc["holes"]
+    holes = log.holes
     decision_ms: list[list[float]] = [[] for _ in range(seats)]
     fallback: list[set[int]] = [set() for _ in range(seats)]
     answered = [False] * seats
-    for h, hole in enumerate(holes):
-        for step in hole["steps"]:
-            by = step.get("by")
-            if by == "bot":
-                answered[step["seat"]] = True
-                if step.get("ms") is not None:
-                    decision_ms[step["seat"]].append(float(step["ms"]))
-            elif by == "fallback":
-                fallback[step["seat"]].add(h)
+    for h, step in log.decisions():
+        if step.by is Chooser.BOT:
+            answered[step.seat] = True
+            if step.ms is not None:
+                decision_ms[step.seat].append(float(step.ms))
+        elif step.by is Chooser.FALLBACK:
+            fallback[step.seat].add(h)
     for seat, player in enumerate(players):
-        at = player.get("disqualified_at")
-        if player.get("status") != DISQUALIFIED or at is None:
+        at = player.disqualified_at
+        if player.status is not SeatStatus.DISQUALIFIED or at is None:
             continue
-        first = at.get("hole")
+        first = at.hole
         if first is None:
             # No hole in play: before the first deal (a start failure), unless the seat had
             # answered decisions, when it came after the last hole.
@@ -128,16 +130,16 @@ def record_from_log(doc: dict[str, Any], index: int, deal_set: int) -> MatchReco
     return MatchRecord(
         match_index=index,
         deal_set=deal_set,
-        seating=tuple(p["name"] for p in players),
-        hole_scores=tuple(tuple(h["result"]["scores"]) for h in doc["holes"]),
-        totals=tuple(doc["totals"]),
-        placings=tuple(doc["placings"]),
-        statuses=tuple(p["status"] for p in players),
-        faults=tuple(p["faults"] for p in players),
+        seating=tuple(p.name for p in players),
+        hole_scores=tuple(h.result.scores for h in holes if h.result is not None),
+        totals=log.totals,
+        placings=log.placings,
+        statuses=tuple(p.status.value for p in players),
+        faults=tuple(p.faults for p in players),
         decision_ms=tuple(tuple(ms) for ms in decision_ms),
         fallback_holes=tuple(tuple(sorted(holes_of)) for holes_of in fallback),
-        fault_kinds=tuple(tuple(f["kind"] for f in doc["faults"] if f["seat"] == seat) for seat in range(seats)),
-        forfeit_score=forfeit_score(rules_from_dict(doc["rules"])),
+        fault_kinds=tuple(tuple(f.kind.value for f in log.seat_faults(seat)) for seat in range(seats)),
+        forfeit_score=forfeit_score(rules_from_dict(log.rules)),
     )
 
 
@@ -169,9 +171,10 @@ def _finished(job: MatchJob) -> MatchOutcome | None:
     doc = report.doc
     if report.status is not Status.VALID or doc is None:
         return None
-    if doc["seed"] != job.config.seed or [p["name"] for p in doc["players"]] != [p.name for p in job.config.players]:
+    log = read_match_log(doc)
+    if log.seed != job.config.seed or [p.name for p in log.players] != [p.name for p in job.config.players]:
         return None
-    return MatchOutcome(job.index, record_from_log(doc, job.index, job.deal_set), doc["digest"], job.log_path)
+    return MatchOutcome(job.index, record_from_log(log, job.index, job.deal_set), log.digest, job.log_path)
 
 
 @functools.cache
@@ -228,10 +231,10 @@ def _played(job: MatchJob) -> MatchOutcome:
     except OSError as e:
         return MatchOutcome(job.index, None, None, job.log_path, f"cannot write the log: {e.strerror or e}")
     try:
-        doc = read_log(result.log_path)
+        log = read_match_log(read_log(result.log_path))
     except LogError as e:
         return MatchOutcome(job.index, None, None, job.log_path, f"cannot read the log back: {e}")
-    return MatchOutcome(job.index, record_from_log(doc, job.index, job.deal_set), doc["digest"], result.log_path)
+    return MatchOutcome(job.index, record_from_log(log, job.index, job.deal_set), log.digest, result.log_path)
 
 
 class Executor(abc.ABC):
@@ -278,7 +281,7 @@ def _worker_init(parent: int, stopping: Any) -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):  # not the tournament's handlers, inherited at the fork
         signal.signal(sig, signal.SIG_DFL)
     # Forked with them blocked (`LocalExecutor.run`); a bot would inherit the block across exec.
-    from ..match.referee import STOP_SIGNALS
+    from ..match.stopping import STOP_SIGNALS
 
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     from ..bots.process import libc_prctl
@@ -334,7 +337,7 @@ class LocalExecutor(Executor):
         # (`_worker_init`), it has this process's: a stop signal there would raise in the child's
         # copy of this process's stack, which would then run on as a second tournament (or test
         # session). So the stop signals wait, blocked, until each worker is ready for them.
-        from ..match.referee import STOP_SIGNALS
+        from ..match.stopping import STOP_SIGNALS
 
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
