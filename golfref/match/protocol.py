@@ -205,28 +205,25 @@ class _MessageCheck:
     def __init__(self, schema: dict[str, Any], kind: str) -> None:
         definition = schema["$defs"][kind]
         self.kind = kind
-        self.whole = _compile(schema, {"$ref": f"#/$defs/{kind}"})
+        self.whole = _compile(schema, definition)
         self.required: list[str] = definition["required"]
         # Each field on its own, to name the first one at fault: the whole check stops at the first
         # violation it meets, which is a missing field before a wrong one listed earlier.
         self.fields = {name: _compile(schema, definition["properties"][name]) for name in _PROBLEMS[kind]}
 
-    def __call__(self, data: dict[str, Any]) -> None:
-        """Raise InvalidMessage naming the first field of `data`, in the schema's order, that breaks it."""
-        try:
-            self.whole(data)
-        except fastjsonschema.JsonSchemaValueException as e:
-            for name, problem in _PROBLEMS[self.kind].items():
-                if name not in data:
-                    if name in self.required:
-                        raise InvalidMessage(problem) from None
-                    continue
-                try:
-                    self.fields[name](data[name])
-                except fastjsonschema.JsonSchemaValueException:
-                    raise InvalidMessage(problem) from None
-            # A field the schema gained without words here: the library's (no value quoted).
-            raise InvalidMessage(f"{self.kind}: {e.message}") from None
+    def problem(self, data: dict[str, Any], violation: fastjsonschema.JsonSchemaValueException) -> InvalidMessage:
+        """The error naming the first field of `data`, in the schema's order, that breaks it."""
+        for name, words in _PROBLEMS[self.kind].items():
+            if name not in data:
+                if name in self.required:
+                    return InvalidMessage(words)
+                continue
+            try:
+                self.fields[name](data[name])
+            except fastjsonschema.JsonSchemaValueException:
+                return InvalidMessage(words)
+        # A field the schema gained without words here: the library's (no value quoted).
+        return InvalidMessage(f"{self.kind}: {violation.message}")
 
 
 def _compile(schema: dict[str, Any], part: dict[str, Any]) -> Callable[[Any], Any]:
@@ -248,7 +245,11 @@ def _check(kind: str, data: dict[str, Any]) -> None:
     if data["type"] != kind:
         article = "an" if kind == "answer" else "a"
         raise InvalidMessage(f"expected {article} {kind} message, got type {clip(data['type'])}")
-    _CHECKS[kind](data)
+    check = _CHECKS[kind]
+    try:
+        check.whole(data)
+    except fastjsonschema.JsonSchemaValueException as e:
+        raise check.problem(data, e) from None
 
 
 def parse_ready(line: str) -> tuple[str, str | None]:
