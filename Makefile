@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo tournament-demo test compiled bench lint clean
+.PHONY: install samples demo tournament-demo test compiled bench lint clean
 
 # The oldest Python golfref runs on, read from requires-python in pyproject.toml. A .venv made
 # with an older python is rebuilt, not reused: the check runs at every make (the stamp alone
@@ -36,12 +36,22 @@ FORCE:
 
 install: $(STAMP)
 
-demo: $(STAMP)
+# The sample greedy bot's protocol library is the Python kit's golfbot.py, generated next to it
+# from kits/python: a bot's files are its folder (a sandbox shows it nothing else, and its
+# fingerprint covers them), so it cannot import the kit from there. tests/test_kits.py checks
+# that the two are the same.
+SAMPLE_KIT := sample_matches/bots/golfbot.py
+$(SAMPLE_KIT): kits/python/golfbot.py
+	@cp $< $@
+
+samples: $(SAMPLE_KIT)
+
+demo: $(STAMP) samples
 	@$(BIN)/golfref run sample_matches/quickstart.yaml
 
 # A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
 TOURNAMENT ?= sample_matches/tournament.yaml
-tournament-demo: $(STAMP)
+tournament-demo: $(STAMP) samples
 	@$(BIN)/golfref tournament $(TOURNAMENT)
 
 # The compiled build (README: "The compiled build"): a copy of the package in build/compiled
@@ -82,7 +92,7 @@ COMPILED_TESTS := tests/test_cards.py tests/test_rules.py tests/test_config.py t
 PYTEST = $(BIN)/python -m pytest $(1); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran: pytest $(1)"; exit 1; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
 
-test: $(STAMP) compiled
+test: $(STAMP) compiled samples
 	@$(call PYTEST,)
 	@$(call PYTEST,--compiled $(COMPILED_TESTS))
 

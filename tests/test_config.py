@@ -673,3 +673,26 @@ def test_a_config_keeps_the_rule_options_it_sets_as_written(tmp_path: Path) -> N
     assert cfg.rules.preset == "knock"
     assert cfg.rule_options == (("layout", "3x3"), ("jokers", True), ("decks", 2))
     assert parse_config(text.replace(", layout: 3x3, jokers: on, decks: 2", ""), base_dir=tmp_path).rule_options == ()
+
+
+def test_reading_configs_loads_no_process_layer() -> None:
+    """Parsing a match and a tournament config (programs found on the PATH, sandbox paths checked) loads
+    neither subprocess nor golfref.bots: the sandbox's settings are values (golfref/config/sandbox_spec.py)."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    code = (
+        "import sys\n"
+        "from golfref.config.match import load_config\n"
+        "from golfref.config.tournament import load_tournament\n"
+        "load_config('sample_matches/quickstart.yaml')\n"
+        "load_tournament('sample_matches/tournament.yaml')\n"
+        "print(sorted(m for m in sys.modules if m == 'subprocess' or m.startswith('golfref.bots')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

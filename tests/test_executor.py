@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from golfref.config.tournament import parse_tournament
-from golfref.match.referee import STOP_SIGNALS
+from golfref.match.stopping import STOP_SIGNALS
 from golfref.tournament import executor
 from golfref.tournament.runner import match_config
 from golfref.tournament.schedule import schedule

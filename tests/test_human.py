@@ -15,6 +15,7 @@ import select
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from golfref.game.engine import Game, Move, Shuffle
 from golfref.game.rules import rules_from_dict
 from golfref.game.view import events_for, view
 from golfref.match.referee import MatchInterrupted, run_match
+from golfref.match.seat import Clock, TerminalSeat
 from golfref.record.faults import SeatStatus
 from golfref.record.matchlog import history_from_log
 from golfref.show.human_seat import HumanSeat
@@ -216,3 +218,65 @@ def test_a_human_seat_that_runs_out_of_input_interrupts_the_match(tmp_path: Path
     assert caught.value.log_path is not None
     doc = json.loads(Path(caught.value.log_path).read_text(encoding="utf-8"))
     assert doc["status"] == "interrupted"
+
+
+class _FirstChoice:
+    """A terminal seat that is not the show's: the match loop needs only `match.seat.TerminalSeat`."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+        self.clocks: list[tuple[Clock, ...]] = []
+
+    def decide(self, request: dict[str, Any], clocks: Sequence[Clock] = ()) -> str:
+        self.told.append(request["type"])
+        self.clocks.append(tuple(clocks))
+        return str(request["legal"][0])
+
+    def hole_end(self, message: dict[str, Any]) -> None:
+        self.told.append(message["type"])
+
+    def match_end(self, message: dict[str, Any]) -> None:
+        self.told.append(message["type"])
+
+
+def test_any_terminal_seat_plays_through_the_seam(tmp_path: Path) -> None:
+    seats: list[_FirstChoice] = []
+
+    def make(index: int, names: tuple[str, ...]) -> TerminalSeat:
+        assert (index, names) == (0, ("ann", "greedy"))
+        seats.append(_FirstChoice())
+        return seats[-1]
+
+    result = run_match(_human_config(tmp_path), seed=5, human=make)
+    assert result.log["status"] == "finished"
+    told = seats[0].told
+    assert told[-1] == "match_end" and told.count("hole_end") == 2 and set(told) == {"request", "hole_end", "match_end"}
+    assert all(len(c) == 1 and c[0].seat == 1 for c in seats[0].clocks)  # the bot's clock, not the person's
+
+
+def test_a_human_seat_without_its_factory_is_refused_before_anything_starts(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"player 0 \(ann\) is a person at the terminal"):
+        run_match(_human_config(tmp_path), seed=5)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_golfref_run_seats_a_config_s_human_on_its_own_stdin(tmp_path: Path) -> None:
+    """`golfref run` passes the plain terminal seat in: the person plays from stdin, drawn on stdout."""
+    config = tmp_path / "people.yaml"
+    data = {
+        "match": "people",
+        "rules": {"preset": "knock", "layout": "2x2", "holes": 2},
+        "players": [{"name": "ann", "builtin": "human"}, {"name": "greedy", "command": [sys.executable, str(GREEDY)]}],
+        "time": {"startup_ms": 30_000, "move_ms": 30_000},
+        "log": {"path": str(tmp_path / "logs" / "{match_id}.json")},
+    }
+    config.write_text(yaml.safe_dump(data), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "golfref", "run", str(config), "--seed", "5", "--quiet"],
+        input="1\n" * 500, capture_output=True, text=True, cwd=tmp_path, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "ann (you)" in done.stdout and "choice (1-" in done.stdout and "\x1b[" not in done.stdout
+    (log,) = (tmp_path / "logs").glob("*.json")
+    assert json.loads(log.read_text(encoding="utf-8"))["status"] == "finished"

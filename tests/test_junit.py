@@ -112,3 +112,28 @@ def test_schema_rejects_what_it_should() -> None:
     # The checker itself works: a testcase without its required name is refused.
     bad = '<testsuites><testsuite name="x" tests="1" failures="0" errors="0"><testcase/></testsuite></testsuites>'
     assert not SCHEMA.is_valid(bad)
+
+
+def test_junit_extras_quote_each_faulted_seat_from_its_log_and_leave_clean_matches_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored tournament's extras: the log's path, and for the seats that make a case fail, their
+    fault messages and the JUnit's share of their stderr, as the runner reads them from the log."""
+    from golfref.record.stderr import JUNIT_STDERR_LINES
+    from golfref.show.junit import junit_extras
+    from golfref.tournament import runner
+    from golfref.tournament.store import StoredMatch
+
+    asked: list[tuple[Path, list[int], int]] = []
+
+    def seat_details(path: Path, seats: list[int], lines: int) -> tuple[dict[int, str], dict[int, str]]:
+        asked.append((path, list(seats), lines))
+        return {0: "exited: gone"}, {0: "the end"}
+
+    monkeypatch.setattr(runner, "seat_details", seat_details)
+    monkeypatch.chdir(tmp_path)
+    stored = [StoredMatch(RECORDS[2], "logs/m2.json", "d2"), StoredMatch(RECORDS[0], "logs/m0.json", "d0")]
+    extras = junit_extras(tmp_path / "out", stored)
+    assert asked == [(tmp_path / "out" / "logs" / "m2.json", [0], JUNIT_STDERR_LINES)]  # match 0 had no fault
+    assert extras[2] == MatchExtras("out/logs/m2.json", fault_messages={0: "exited: gone"}, stderr_tails={0: "the end"})
+    assert extras[0] == MatchExtras("out/logs/m0.json")

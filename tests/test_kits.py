@@ -300,10 +300,10 @@ def _request(rid: int, decision: str, legal: list[str]) -> dict[str, Any]:
 
 
 def test_the_sample_greedy_bots_library_is_the_kits() -> None:
-    # One library, two places a bot's folder needs it: a copy kept byte for byte.
+    # One library, two places a bot's folder needs it: the sample's is generated from the kit (make samples).
     kit = (ROOT / "kits" / "python" / "golfbot.py").read_bytes()
     assert (ROOT / "sample_matches" / "bots" / "golfbot.py").read_bytes() == kit, (
-        "sample_matches/bots/golfbot.py differs from kits/python/golfbot.py: copy the kit's over it"
+        "sample_matches/bots/golfbot.py differs from kits/python/golfbot.py: make samples generates it anew"
     )
 
 

@@ -1,9 +1,10 @@
 """The protocol module against schemas/protocol.schema.json.
 
-`parse_ready` and `parse_answer` check bot messages by hand "to the letter of the schema":
-a table of lines is run through both the schema and the parser, and each line must be
-accepted by both or rejected by both. Messages the referee builds must validate, and the
-three schemas must be valid JSON Schemas.
+`parse_ready` and `parse_answer` check bot messages against the schema, compiled by
+fastjsonschema: a table of lines is run through both jsonschema and the parser, and each
+line must be accepted by both or rejected by both; what a bot is told names the first field
+at fault. Messages the referee builds must validate, and the three schemas must be valid
+JSON Schemas.
 """
 
 from __future__ import annotations
@@ -155,6 +156,56 @@ def test_json_objects_of_the_wrong_shape_are_invalid_messages(line: str) -> None
     with pytest.raises(protocol.InvalidMessage):
         protocol.parse_ready(line)
 
+
+
+READY_NAME = "ready needs a 'name' string of 1 to 64 characters"
+READY_VERSION = "ready's 'version' must be a string of at most 64 characters"
+ANSWER_ID = "answer needs an integer 'id' of at least 1"
+ANSWER_ACTION = "answer needs an 'action' string of at most 32 characters"
+
+
+@pytest.mark.parametrize(
+    ("parse", "line", "told"),
+    [
+        (protocol.parse_ready, j(type="answer", name="bot"), "expected a ready message, got type 'answer'"),
+        (protocol.parse_ready, j(type="ready"), READY_NAME),
+        (protocol.parse_ready, j(type="ready", name=""), READY_NAME),
+        (protocol.parse_ready, j(type="ready", name="bot", version=None), READY_VERSION),
+        (protocol.parse_ready, j(type="ready", name="bot", version="v" * 65), READY_VERSION),
+        # The first field the schema lists is named, whether it is missing or wrong.
+        (protocol.parse_ready, j(type="ready", version=3), READY_NAME),
+        (protocol.parse_ready, j(type="ready", version=3, name=7), READY_NAME),
+        (protocol.parse_answer, j(type="ready", id=1, action="stock"), "expected an answer message, got type 'ready'"),
+        (protocol.parse_answer, j(type="answer", id=0, action="stock"), ANSWER_ID),
+        (protocol.parse_answer, j(type="answer", id=True, action="stock"), ANSWER_ID),
+        (protocol.parse_answer, j(type="answer", id=1.5, action="stock"), ANSWER_ID),
+        (protocol.parse_answer, j(type="answer", id=1, action="a" * 33), ANSWER_ACTION),
+        (protocol.parse_answer, j(type="answer", id=1), ANSWER_ACTION),
+        (protocol.parse_answer, j(type="answer", action=None, id="1"), ANSWER_ID),
+        (protocol.parse_answer, j(type="answer", id=-1), ANSWER_ID),
+        (protocol.parse_answer, j(type="answer"), ANSWER_ID),
+    ],
+)
+def test_a_bot_is_told_the_first_field_at_fault(parse: Any, line: str, told: str) -> None:
+    with pytest.raises(protocol.InvalidMessage) as caught:
+        parse(line)
+    assert str(caught.value) == told
+
+
+@pytest.mark.parametrize("kind", ["ready", "answer"])
+def test_every_field_of_the_schema_has_its_own_words(kind: str) -> None:
+    """A field the schema gains must get a message in protocol.py, not the library's fallback."""
+    parse = {"ready": protocol.parse_ready, "answer": protocol.parse_answer}[kind]
+    fields = [f for f in SCHEMA["$defs"][kind]["properties"] if f != "type"]
+    assert fields
+    for field in fields:
+        with pytest.raises(protocol.InvalidMessage) as caught:
+            parse(j(**{"type": kind, "name": "bot", "id": 1, "action": "stock", field: [field]}))
+        assert not str(caught.value).startswith(f"{kind}: ") and repr(field) in str(caught.value), field
+
+def test_a_whole_number_written_as_a_float_is_the_request_id() -> None:
+    request_id, _ = protocol.parse_answer('{"type": "answer", "id": 7.0, "action": "stock"}')
+    assert request_id == 7 and type(request_id) is int
 
 # -- messages the referee builds -----------------------------------------------------------------
 
@@ -339,7 +390,8 @@ def test_clip_cuts_long_values_and_keeps_short_ones() -> None:
 def test_the_process_layer_takes_the_version_without_the_message_layer() -> None:
     """One protocol version, in golfref/__init__.py: process.py reads it without importing
     protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox,
-    its system-call filter and its control groups are process plumbing too."""
+    its system-call filter and its control groups are process plumbing too; of the config, only the
+    sandbox's settings as values and where a program is found."""
     code = (
         "import json, sys, golfref.bots.process\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'golfref')))"
@@ -350,7 +402,7 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
     )
     assert json.loads(done.stdout) == [
         "golfref", "golfref.bots", "golfref.bots.cgroups", "golfref.bots.process", "golfref.bots.sandbox",
-        "golfref.bots.seccomp",
+        "golfref.bots.seccomp", "golfref.config", "golfref.config.programs", "golfref.config.sandbox_spec",
     ]  # fmt: skip
 
 

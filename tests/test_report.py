@@ -12,7 +12,8 @@ from golfref.game.scoring import GridScore, score_grid
 from golfref.match.referee import MatchResult
 from golfref.record.faults import FLUSH_FIXES, Fault, FaultKind, SeatStatus, fault_hint, silence_hint
 from golfref.record.log import read_log
-from golfref.show.report import STDERR_TAIL, fault_report, score_json, score_lines, standings_lines, summary_json
+from golfref.record.stderr import TERMINAL_STDERR_LINES as STDERR_TAIL
+from golfref.show.report import fault_report, score_json, score_lines, standings_lines, summary_json
 
 HOSTILE = "\x1b[31mevil[bold]x[/]"
 

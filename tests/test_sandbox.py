@@ -24,6 +24,7 @@ import pytest
 import yaml
 
 from golfref.bots import sandbox
+from golfref.config import sandbox_spec
 from golfref.config.match import ConfigError, load_config, parse_config
 from golfref.config.tournament import parse_tournament
 from golfref.match.referee import run_match
@@ -282,7 +283,7 @@ def _program(path: Path, text: str = "#!/bin/sh\n") -> Path:
 
 def _boxes(config: str, folder: Path, hide: tuple[Path, ...] = ()) -> list[Any]:
     """The sandboxes a match of `config` (written in `folder`) would get, as run and check-config build them."""
-    from golfref.match.referee import build_sandboxes
+    from golfref.bots.launch import build_sandboxes
 
     path = folder / "match.yaml"
     path.write_text(config, encoding="utf-8")
@@ -742,9 +743,9 @@ def test_the_docs_config_example_shows_the_defaults() -> None:
     text = (ROOT / "docs" / "SANDBOX.md").read_text(encoding="utf-8")
     (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.S) if b.startswith("sandbox:")]
     section = yaml.safe_load(block)["sandbox"]
-    assert section["limits"] == sandbox.Limits().to_json()
-    defaults = sandbox.SandboxSpec(enabled=True)
-    assert sandbox.sandbox_spec(section, ROOT, enabled_by_default=False) == defaults
+    assert section["limits"] == sandbox_spec.Limits().to_json()
+    defaults = sandbox_spec.SandboxSpec(enabled=True)
+    assert sandbox_spec.sandbox_spec(section, ROOT, enabled_by_default=False) == defaults
     (record,) = [b for b in re.findall(r"```json\n(.*?)```", text, flags=re.S) if '"enabled": true' in b]
     assert set(json.loads(record)) == set(sandbox.OFF.to_json())
 

@@ -45,7 +45,7 @@ import referee_bot  # noqa: E402
 # The bots run on the system interpreter when there is one: a sandbox shows a bot its own
 # folder and the system, not this test's virtual environment (nor /root, where it may live).
 BOT_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else os.path.realpath(sys.executable)
-WAIT = 60.0  # seconds: only a hung referee takes this long
+WAIT = 300.0  # seconds: only a hung referee takes this long (a loaded machine takes minutes)
 SEED = 7_305_521_894_661_234_017  # distinctive, so that finding it in memory is no accident
 HOSTILE_SEAT, HONEST_SEAT = 0, 1
 BIG_FILE = 500 << 20  # disk_bot.SIZE
@@ -97,7 +97,7 @@ def play(
             {"name": "hostile", "command": hostile_bot},
             {"name": "honest", "command": honest_bot or bot("victim_bot.py", tmp_path / "victim.json")},
         ],
-        "time": {"startup_ms": 20000, "move_ms": 10000},
+        "time": {"startup_ms": 60000, "move_ms": 30000},
         "faults": {"policy": "fallback", "fallback": "greedy", "max_faults": 3},
         "log": {"path": str(log_path)},
     }

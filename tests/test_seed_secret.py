@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import signal
 import sqlite3
@@ -34,15 +35,18 @@ from .conftest import BOTS, ROOT, default_signals, private_to_root
 
 HOSTILE = BOTS / "hostile"
 SEED_BOT = HOSTILE / "seed_bot.py"
+CARDS = ROOT / "golfref" / "game" / "cards.py"  # any source file of the checkout
 BOT_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else os.path.realpath(sys.executable)
-SEED = 6_150_774_330_218_905_113  # distinctive: found only where it leaked
+# Distinctive (found only where it leaked) and drawn afresh by each run: another suite or worker
+# playing its own leaky match beside this one never shows the spy this run's seed.
+SEED = secrets.randbits(62) | 1 << 62
 WAIT = 120.0
 REPORT = "ATTACK-REPORT "
 
 pytestmark = pytest.mark.process
 
 own_user = pytest.mark.skipif(
-    os.geteuid() != 0 or private_to_root(SEED_BOT, ROOT / "golfref" / "cards.py", BOT_PYTHON) is not None,
+    os.geteuid() != 0 or private_to_root(SEED_BOT, CARDS, BOT_PYTHON) is not None,
     reason="needs root (a bot gets a user of its own only then) and a checkout other users may read",
 )
 
@@ -128,7 +132,7 @@ def stock(log: dict[str, Any], hole: int = 0) -> list[str]:
 # -- the attack works where nothing is secret: a bot of the referee's own user -------------
 
 
-@pytest.mark.skipif(private_to_root(SEED_BOT, ROOT / "golfref" / "cards.py") is not None, reason="private checkout")
+@pytest.mark.skipif(private_to_root(SEED_BOT, CARDS) is not None, reason="private checkout")
 def test_a_bot_of_the_referees_own_user_reads_the_configs_seed_and_predicts_every_card(shared: Path) -> None:
     """The spy works: with the sandbox off it runs as the referee's user and predicts the whole stock."""
     config = match_config(shared, sandbox=False, seed=SEED, mode=0o644)
@@ -294,7 +298,7 @@ def test_a_results_directory_other_users_may_enter_is_refused(shared: Path) -> N
     assert not (results / "logs").exists() and not (shared / "attack.json").exists()
 
 
-@pytest.mark.skipif(private_to_root(SEED_BOT, ROOT / "golfref" / "cards.py") is not None, reason="private checkout")
+@pytest.mark.skipif(private_to_root(SEED_BOT, CARDS) is not None, reason="private checkout")
 def test_check_bot_seed_is_not_on_its_command_line_either(tmp_path: Path) -> None:
     """Every command's --seed is masked: check-bot's picks the games its bot is checked in."""
     out = tmp_path / "attack.json"

@@ -101,6 +101,7 @@ from types import TracebackType
 from typing import NamedTuple, Protocol, Self
 
 from .. import PROTOCOL_VERSION
+from ..game.fast import new_tuple
 from .sandbox import Sandbox
 
 __all__ = [
@@ -111,9 +112,11 @@ __all__ = [
     "BotPool",
     "BotProcess",
     "BotStartError",
+    "CappedBytes",
     "ReadResult",
     "ReadStatus",
     "bot_environment",
+    "short_repr",
 ]
 
 LINE_LIMIT = 256 * 1024
@@ -244,7 +247,7 @@ class BotProcess:
         self._env = bot_environment(env, seat)
         self._line_limit = line_limit
         self._sandbox = sandbox
-        self._stderr = _CappedBytes(stderr_limit)
+        self._stderr = CappedBytes(stderr_limit)
         self._proc: subprocess.Popen[bytes] | None = None
         self._mux: _Mux | None = None
         self._pool: BotPool | None = None
@@ -554,7 +557,7 @@ class BotProcess:
             if len(self._buf) + len(part) > limit:
                 head = (bytes(self._buf[:_RAW_CHARS]) + part[:_RAW_CHARS])[:_RAW_CHARS]
                 self._buf.clear()
-                self._deliver(ReadStatus.TOO_LONG, None, _short_repr(head, more=True), now)
+                self._deliver(ReadStatus.TOO_LONG, None, short_repr(head, more=True), now)
                 self._discarding = i == last
             elif i == last:
                 self._buf += part
@@ -571,13 +574,13 @@ class BotProcess:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
-            self._deliver(ReadStatus.NOT_UTF8, None, _short_repr(line), now)
+            self._deliver(ReadStatus.NOT_UTF8, None, short_repr(line), now)
         else:
             self._deliver(ReadStatus.LINE, text, "", now)
 
     def _deliver(self, status: ReadStatus, line: str | None, raw: str, now: float) -> None:
         if len(self._pending) < UNASKED_LIMIT:
-            self._pending.append(_new(ReadResult, (status, line, raw, max(0.0, now - self._sent_at), self._sends)))
+            self._pending.append(new_tuple(ReadResult, (status, line, raw, max(0.0, now - self._sent_at), self._sends)))
         else:
             self._unasked_dropped += 1  # a bot printing without end must not fill the referee
 
@@ -796,7 +799,7 @@ class BotPool:
             if now >= deadline and looked:
                 raw = ""
                 if bot._buf and not bot._discarding:  # show what an unfinished line holds so far
-                    raw = _short_repr(bytes(bot._buf[:_RAW_CHARS]), more=len(bot._buf) > _RAW_CHARS)
+                    raw = short_repr(bytes(bot._buf[:_RAW_CHARS]), more=len(bot._buf) > _RAW_CHARS)
                 return ReadResult(ReadStatus.TIMEOUT, raw=raw, elapsed=now - bot._sent_at)
             looked = True
             wait = max(0.0, deadline - now)
@@ -838,7 +841,6 @@ class BotPool:
 # -- internals ------------------------------------------------------------------------
 
 _OUT, _ERR, _IN, _EXIT = range(4)
-_new = tuple.__new__  # builds a ReadResult without the named tuple's Python-level __new__
 _READ, _WRITE = select.POLLIN, select.POLLOUT  # the same bits as EPOLLIN and EPOLLOUT
 
 
@@ -904,7 +906,7 @@ class _Mux:
             self.unregister(fd)
 
 
-class _CappedBytes:
+class CappedBytes:
     """A byte log that keeps its first and last halves and counts what fell between."""
 
     def __init__(self, limit: int) -> None:
@@ -915,6 +917,7 @@ class _CappedBytes:
         self.dropped = 0
 
     def add(self, data: bytes) -> None:
+        """Keep `data`, dropping from the middle what passes the cap."""
         room = self._head_cap - len(self._head)
         if room > 0:
             self._head += data[:room]
@@ -927,6 +930,7 @@ class _CappedBytes:
                 self.dropped += excess
 
     def text(self) -> str:
+        """What is kept, decoded leniently, with a marker where bytes were dropped."""
         head = self._head.decode("utf-8", errors="replace")
         tail = self._tail.decode("utf-8", errors="replace")
         if not self.dropped:
@@ -1284,7 +1288,7 @@ def _start_failure(exc: OSError, argv: Sequence[str], cwd: str | os.PathLike[str
     return f"{prog!r}: {exc.strerror or exc}"
 
 
-def _short_repr(data: bytes, more: bool = False) -> str:
+def short_repr(data: bytes, more: bool = False) -> str:
     """A repr of `data` cut to about 200 characters, for fault messages."""
     text = repr(data[:_RAW_CHARS])
     if len(text) > _RAW_CHARS:

@@ -66,32 +66,33 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..config.programs import find_program, on_path
+from ..config.sandbox_spec import SandboxSpec
 from . import cgroups, seccomp
+
+if TYPE_CHECKING:  # the process layer loads no config reader (yaml, the rules): only its values
+    from ..config.match import PlayerSpec
 
 __all__ = [
     "ADDRESS_SPACE_FACTOR",
-    "LIMIT_NAMES",
-    "Limits",
     "Protections",
     "Sandbox",
     "SandboxError",
-    "SandboxSpec",
     "Unreachable",
     "Access",
     "bubblewrap_problem",
     "Exposure",
     "exposure",
     "readable_by_bots",
-    "find_program",
     "interpreter",
     "others_cannot",
-    "sandbox_spec",
-    "unsafe_path",
+    "SEED_INSTEAD",
+    "seed_file_problem",
 ]
 
 UID_RANGES = ((600_000, 700_000), (50_000, 60_000))
@@ -100,8 +101,6 @@ SYSTEM_PATHS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/l
 """The system folders every sandboxed bot sees, read-only (links are kept as links)."""
 _BASH = next((p for p in ("/usr/bin/bash", "/bin/bash") if os.access(p, os.X_OK)), None)
 """The shell that hands a bubblewrapped bot its stdout (every sandbox shows /usr); None: fd 1 as is."""
-HOST_ONLY = ("/proc", "/sys", "/dev", "/run")
-"""The machine's own pseudo-file systems and run-time state: a bot gets its own /proc and /dev, never these."""
 _LEASE_DIRS = ("/run/golfref-uids", os.path.join(tempfile.gettempdir(), "golfref-uids-0"))
 
 
@@ -109,95 +108,8 @@ class SandboxError(Exception):
     """The sandbox cannot be set up as the config requires (one line, names the bot or the problem)."""
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of each sandboxed bot."""
-
-    memory_mb: int = 1024
-    """Memory per process, MiB: what it allocates privately (RLIMIT_DATA), and at most
-    `ADDRESS_SPACE_FACTOR` times as much address space (RLIMIT_AS) for shared mappings and
-    for runtimes that reserve more than they use (the JVM)."""
-    cpu_seconds: int = 600
-    """CPU seconds per process over the whole match (RLIMIT_CPU)."""
-    processes: int = 64
-    """Processes of the bot's own user (RLIMIT_NPROC); applied only with a user of its own."""
-    open_files: int = 256
-    """Open files per process (RLIMIT_NOFILE)."""
-    file_size_mb: int = 16
-    """The largest file a process may write (RLIMIT_FSIZE), MiB."""
-    tmp_mb: int = 64
-    """The size of the bot's private /tmp (with bubblewrap), MiB."""
-
-    def to_json(self) -> dict[str, int]:
-        """The limits as plain data."""
-        return {name: getattr(self, name) for name in LIMIT_NAMES}
-
-
 ADDRESS_SPACE_FACTOR = 4
-"""A bot's address space may be this many times its ``memory_mb`` (see `Limits.memory_mb`)."""
-LIMIT_NAMES = ("memory_mb", "cpu_seconds", "processes", "open_files", "file_size_mb", "tmp_mb")
-"""The limit names of a config's ``sandbox.limits`` and of a `resource_limit` fault."""
-
-
-@dataclass(frozen=True)
-class SandboxSpec:
-    """A config's ``sandbox`` section, after the command line's ``--sandbox`` / ``--no-sandbox``."""
-
-    enabled: bool = False
-    required: bool = False
-    """Refuse to play when bubblewrap cannot be used (otherwise: play with what can be applied)."""
-    network: bool = False
-    paths: tuple[str, ...] = ()
-    """Extra folders or files the bots see, read-only (absolute)."""
-    limits: Limits = field(default_factory=Limits)
-
-    def to_json(self) -> dict[str, Any]:
-        """The section as plain data (a tournament's canonical form uses this)."""
-        return {
-            "enabled": self.enabled,
-            "required": self.required,
-            "network": self.network,
-            "paths": list(self.paths),
-            "limits": self.limits.to_json(),
-        }
-
-    def switched(self, enabled: bool | None) -> SandboxSpec:
-        """This spec with the command line's choice applied (None: the config's)."""
-        return self if enabled is None else replace(self, enabled=enabled)
-
-
-def unsafe_path(path: str | os.PathLike[str]) -> str | None:
-    """Why `path` may not be shown to a sandboxed bot (in `sandbox.paths`), or None when it may.
-
-    Refused: the whole file system, and anything under HOST_ONLY (/proc/1/root is the
-    machine's root, /dev its devices), by the path as written or by where its links lead.
-    """
-    written = os.path.abspath(path)
-    for shown in (written, None):
-        if shown is None:
-            try:
-                shown = os.path.realpath(path)  # after the written path: /proc/1/root may not be followed
-            except OSError:
-                return None  # the caller finds that it cannot be reached
-        if shown == "/":
-            return f"{path} shows the whole file system; name the folders the bot needs"
-        for folder in HOST_ONLY:
-            if shown == folder or shown.startswith(folder + "/"):
-                via = "" if shown == written else f" (it leads to {shown})"
-                return f"{path} is under {folder}{via}: a sandboxed bot never sees the machine's {folder}"
-    return None
-
-
-def sandbox_spec(data: Mapping[str, Any] | None, base: Path, enabled_by_default: bool) -> SandboxSpec:
-    """The spec of a schema-checked ``sandbox`` section; relative ``paths`` are read from `base`."""
-    data = data or {}
-    return SandboxSpec(
-        enabled=data.get("enabled", enabled_by_default),
-        required=data.get("required", False),
-        network=data.get("network", False),
-        paths=tuple(str((base / p).resolve()) for p in data.get("paths", ())),
-        limits=Limits(**(data.get("limits") or {})),
-    )
+"""A bot's address space may be this many times its ``memory_mb`` (see `config.sandbox_spec.Limits.memory_mb`)."""
 
 
 @dataclass(frozen=True)
@@ -373,29 +285,6 @@ def _bwrap() -> str:
 # -- where a program is, and who may reach it ---------------------------------------------
 
 
-def _from(cwd: Path, path: str) -> Path:
-    """`path` as a process in `cwd` reaches it: from the real working directory (which is where a
-    process is once it changed to it), `..` taken there."""
-    return Path(os.path.normpath(os.path.join(os.path.realpath(cwd), path)))
-
-
-def _on_path(program: str, search: str, cwd: Path) -> Iterator[Path]:
-    """Each executable file called `program` on the PATH `search`, in order (relative entries from `cwd`,
-    as the bot's exec reads them: it changes to its working directory first)."""
-    for entry in search.split(os.pathsep):
-        candidate = _from(cwd, os.path.join(entry or ".", program))
-        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            yield candidate
-
-
-def find_program(program: str, search: str, cwd: Path) -> Path | None:
-    """Where the bot's exec finds `program`, as the user's shell would: a path with a slash from `cwd`,
-    else the first executable file on the PATH `search`; None if none."""
-    if "/" in program:
-        return _from(cwd, program)
-    return next(_on_path(program, search, cwd), None)
-
-
 _MAX_LINKS = 40  # the kernel's own limit of links followed in one lookup
 
 
@@ -521,6 +410,27 @@ def readable_by_bots(spec: SandboxSpec, path: str | os.PathLike[str], access: Ac
         return None
     mode = stat.S_IMODE(os.stat(path).st_mode)
     return f"other users may {access.value} it (mode {mode:04o}), and bots run as users of their own without bubblewrap"
+
+
+SEED_INSTEAD = "give the seed as --seed N or GOLFREF_SEED=N instead"
+"""How to keep a match's seed secret other than in a private config file."""
+
+
+def seed_file_problem(
+    spec: SandboxSpec, players: Sequence[PlayerSpec], source: str, what: str, instead: str = SEED_INSTEAD
+) -> str | None:
+    """Why the config file `source`, which holds `what` (the seed in play), must not be used as it is, in one
+    line naming the fix; None when no bot of `players` under `spec` could read it (docs/SANDBOX.md, "The seed").
+
+    Built-in players play inside the referee: only a bot's program could read the file.
+    """
+    if not os.path.isfile(source) or all(p.command is None for p in players):
+        return None
+    why = readable_by_bots(spec, source)
+    if why is None:
+        return None
+    return (f"{source}: holds {what} (its seed: key), and {why}: a bot could read it and know every deal; "
+            f"chmod o-r {source}, or take seed: out of it and {instead}")  # fmt: skip
 
 
 def interpreter(program: Path, search: str, cwd: Path) -> Path | None:
@@ -955,7 +865,7 @@ class Sandbox:
                 f"(it does not show {gap}); {view.fix(script, gap)}, or name one under /usr on the #! line"
             )
         inside = None if "/" in program else next(
-            (c for c in _on_path(program, self._path_env, cwd) if view.gap(c) is None), None)  # fmt: skip
+            (c for c in on_path(program, self._path_env, cwd) if view.gap(c) is None), None)  # fmt: skip
         fix = view.fix(meant, gap)
         if inside is not None:
             raise SandboxError(

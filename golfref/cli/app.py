@@ -34,8 +34,8 @@ if TYPE_CHECKING:
 
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from ..bots.sandbox import SandboxSpec
     from ..config.match import ConfigError, FailOn, MatchConfig, PlayerSpec
+    from ..config.sandbox_spec import SandboxSpec
     from ..config.tournament import GateRule, TournamentConfig
     from ..game.engine import HoleResult
     from ..record.matchlog import MatchLog
@@ -389,7 +389,7 @@ def check_config(
     except ConfigError as e:
         fail_config(e)
     _check_sandboxes(cfg.sandbox, cfg.players, log_path.parent, cfg.source)
-    from ..config.match import match_seed_problem
+    from ..bots.launch import match_seed_problem
 
     problem = match_seed_problem(cfg)
     if problem is not None:
@@ -412,8 +412,8 @@ def _check_sandboxes(
     label: Callable[[int, PlayerSpec], str] | None = None,
 ) -> None:
     """Set up (and give back) each bot's sandbox as a run would, to report what would stop it."""
+    from ..bots.launch import build_sandboxes
     from ..config.match import ConfigError
-    from ..match.referee import build_sandboxes
 
     try:
         boxes = build_sandboxes(spec, players, log_folder, source, hide, prepare=False, label=label)
@@ -541,6 +541,7 @@ def run(
 
     from ..match.referee import run_match
     from ..record.faults import SeatStatus
+    from ..show.human_seat import HumanSeat
     from ..show.report import fault_report, standings_lines, summary_json
 
     if log is not None and not log.strip():
@@ -574,6 +575,7 @@ def run(
             force=force,
             sign=signer,
             hide=() if sign is None else (Path(sign),),  # no sandboxed bot may read the key
+            human=lambda i, names: HumanSeat(cfg.rules, names, i, stdin=sys.stdin, stdout=sys.stdout),
         )
     if as_json:
         out(json.dumps(summary_json(result), ensure_ascii=False))
@@ -1626,7 +1628,8 @@ def _print_results(
     The tables, the gate and the SPRT count the complete deal sets only; the fault verdict and
     summary cover every stored match.
     """
-    from ..show.report import STDERR_TAIL, bot_change_lines, tournament_fault_lines
+    from ..record.stderr import TERMINAL_STDERR_LINES
+    from ..show.report import bot_change_lines, tournament_fault_lines
     from ..stats import tables as stats_tables
     from ..stats.stats import compute_stats, pooled_sd_ratio
     from ..tournament.runner import fault_summary, gate_result, shown_path
@@ -1638,7 +1641,7 @@ def _print_results(
     stats = compute_stats(counted)
     gate = gate_result(verdicts.gate, stats)
     sprt = verdicts.sprt
-    faults = fault_summary(stored.directory, stored.matches, STDERR_TAIL)
+    faults = fault_summary(stored.directory, stored.matches, TERMINAL_STDERR_LINES)
     fault_failure = _fault_verdict(records, verdicts.fail_on)
     for problem in errors:
         err(f"golfref: error: {_one_line(problem)}")
@@ -1735,9 +1738,9 @@ def _stored_or_fail(directory: Path) -> StoredTournament:
 def _write_junit(path: str, stored: StoredTournament, verdicts: _Verdicts) -> None:
     """Write the JUnit XML of the stored matches (with each faulted bot's stderr tail from its log), the gate and
     the SPRT; the gate's and the SPRT's cases count the complete deal sets, as the tables do."""
-    from ..show.junit import Case, write_junit
+    from ..show.junit import Case, junit_extras, write_junit
     from ..stats.stats import compute_stats
-    from ..tournament.runner import gate_result, junit_extras
+    from ..tournament.runner import gate_result
 
     gate = gate_result(verdicts.gate, compute_stats(stored.counted()))
     more = []

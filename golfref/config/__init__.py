@@ -1,5 +1,6 @@
-"""Match and tournament configs: the settings as values, read from YAML and checked, with errors that
-name the key and line.
+"""Match and tournament configs: the settings as values (the sandbox's among them), read from YAML and
+checked, with errors that name the key and line. Reading a config starts no process and loads no
+subprocess: what probes the machine is golfref.bots'.
 
 May import: golfref.game.
 """

@@ -25,10 +25,11 @@ import jsonschema
 import referencing
 import yaml
 
-from ..bots.sandbox import SandboxSpec, find_program, readable_by_bots, sandbox_spec, unsafe_path
 from ..files import CONFIG_MAX_BYTES, UnsafeFile, read_text_capped
 from ..game.policies import POLICIES
 from ..game.rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, shown, unknown_option
+from .programs import find_program
+from .sandbox_spec import SandboxSpec, sandbox_spec, unsafe_path
 
 __all__ = [
     "ConfigError",
@@ -46,9 +47,11 @@ __all__ = [
     "PATH_PLACEHOLDERS",
     "load_schema",
     "dotted",
-    "SEED_INSTEAD",
-    "seed_file_problem",
-    "match_seed_problem",
+    "Where",
+    "CheckedDocument",
+    "check_document",
+    "checked_rules",
+    "time_and_faults",
 ]
 
 
@@ -191,35 +194,7 @@ class MatchConfig:
     """The options `rules:` sets beyond its preset, as written: check-bot plays its checks under them."""
     seed_in_source: bool = False
     """Whether the file `source` holds the seed: the match's own `seed:`, or the tournament seed that a
-    tournament match's seed comes from. No bot may read such a file (`seed_file_problem`)."""
-
-
-SEED_INSTEAD = "give the seed as --seed N or GOLFREF_SEED=N instead"
-"""How to keep a match's seed secret other than in a private config file."""
-
-
-def seed_file_problem(
-    spec: SandboxSpec, players: Sequence[PlayerSpec], source: str, what: str, instead: str = SEED_INSTEAD
-) -> str | None:
-    """Why the config file `source`, which holds `what` (the seed in play), must not be used as it is, in one
-    line naming the fix; None when no bot of `players` under `spec` could read it (docs/SANDBOX.md, "The seed").
-
-    Built-in players play inside the referee: only a bot's program could read the file.
-    """
-    if not os.path.isfile(source) or all(p.command is None for p in players):
-        return None
-    why = readable_by_bots(spec, source)
-    if why is None:
-        return None
-    return (f"{source}: holds {what} (its seed: key), and {why}: a bot could read it and know every deal; "
-            f"chmod o-r {source}, or take seed: out of it and {instead}")  # fmt: skip
-
-
-def match_seed_problem(config: MatchConfig) -> str | None:
-    """`seed_file_problem` of a match whose seed in play is its config file's; None when it is not."""
-    if not config.seed_in_source:
-        return None
-    return seed_file_problem(config.sandbox, config.players, config.source, "the seed of its deals")
+    tournament match's seed comes from. No bot may read such a file (`bots.sandbox.seed_file_problem`)."""
 
 
 @cache
@@ -389,7 +364,7 @@ def dotted(path: Sequence[Any]) -> str:
     return out or "(top level)"
 
 
-class _Where:
+class Where:
     """Turns key paths into located messages, and collects every problem of a config."""
 
     def __init__(
@@ -425,9 +400,11 @@ class _Where:
         return f"{where}: {dotted(path)}: {message}"
 
     def error(self, path: tuple[Any, ...], message: str) -> ConfigError:
+        """The located error of one problem, to raise at once."""
         return ConfigError(self._text(path, message, self._line(path)))
 
     def add(self, path: tuple[Any, ...], message: str, line: int | None = None) -> None:
+        """Note a problem at a key path (`line`: where the YAML has it, when the path cannot say)."""
         line = line or self._line(path)
         text = self._text(path, message, line)
         if all(text != known for _, _, known in self.problems):
@@ -513,7 +490,7 @@ def _schema_properties(schema: str) -> dict[str, Any]:
 
 
 def _check_schema(
-    data: dict[str, Any], where: _Where, schema: str = "match-config.schema.json"
+    data: dict[str, Any], where: Where, schema: str = "match-config.schema.json"
 ) -> set[tuple[Any, ...]]:
     """Add every schema error to `where`; return the key paths that had one."""
     validator = _Validator(load_schema(schema), registry=_registry())
@@ -578,11 +555,11 @@ def _read_yaml(text: str, source: str, what: str = "a match config") -> _YamlDoc
 
 
 @dataclass(frozen=True)
-class _Checked:
+class CheckedDocument:
     """A config's YAML checked as far as the schema and the players: the rest is the caller's."""
 
     data: dict[str, Any]
-    where: _Where
+    where: Where
     bad: set[tuple[Any, ...]]
     """Key paths the schema found a problem at."""
     bad_top: set[Any]
@@ -590,7 +567,7 @@ class _Checked:
     players: tuple[PlayerSpec, ...]
 
 
-def _check_document(
+def check_document(
     text: str,
     source: str,
     base: Path,
@@ -598,11 +575,11 @@ def _check_document(
     shape: str,
     schema: str,
     labels: Mapping[tuple[Any, ...], str] | None = None,
-) -> _Checked:
-    """Parse once; note repeated keys, schema problems and player problems in one `_Where`."""
+) -> CheckedDocument:
+    """Parse once; note repeated keys, schema problems and player problems in one `Where`."""
     document = _read_yaml(text, source, what)
     data = document.data
-    where = _Where(source, document.lines, labels)
+    where = Where(source, document.lines, labels)
     if not isinstance(data, dict):
         raise where.error((), f"{what} is {shape}")
     if isinstance(data.get("log"), str) and "log" in _schema_properties(schema):
@@ -615,7 +592,7 @@ def _check_document(
     if isinstance(items, list):
         bad_items = {path[1] for path in bad if len(path) > 1 and path[0] == "players"}
         players = _players(items, bad_items, where, base)
-    return _Checked(data, where, bad, {path[0] for path in bad if path}, players)
+    return CheckedDocument(data, where, bad, {path[0] for path in bad if path}, players)
 
 
 def parse_config(
@@ -632,7 +609,7 @@ def parse_config(
     problem's key path is used.
     """
     base = base_dir or Path.cwd()
-    checked = _check_document(
+    checked = check_document(
         text,
         source,
         base,
@@ -644,7 +621,7 @@ def parse_config(
     data, where, bad, bad_top, players = checked.data, checked.where, checked.bad, checked.bad_top, checked.players
     items = data.get("players")
     count = len(items) if isinstance(items, list) and ("players",) not in bad else None
-    rules = _rules(data.get("rules") or {}, count if "rules" not in bad_top else None, where)
+    rules = checked_rules(data.get("rules") or {}, count if "rules" not in bad_top else None, where)
     check_sandbox_paths(data, bad_top, where, base)
     log_data = data.get("log") or {}
     if "log" not in bad_top:
@@ -654,7 +631,7 @@ def parse_config(
     where.raise_problems()
     assert rules is not None  # no problem was found, so the rules resolved
 
-    time, faults = _time_and_faults(data)
+    time, faults = time_and_faults(data)
     sandbox = sandbox_spec(data.get("sandbox"), base, enabled_by_default=False)
     log = LogSpec(
         path=log_data.get("path", LogSpec.path), transcript=log_data.get("transcript", False), directory=str(base)
@@ -686,7 +663,7 @@ def rule_options(data: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((key, value) for key, value in (data.get("rules") or {}).items() if key != "preset")
 
 
-def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Where, base: Path) -> None:
+def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: Where, base: Path) -> None:
     """Add a problem for each ``sandbox.paths`` entry that does not exist."""
     if "sandbox" in bad_top:
         return
@@ -697,14 +674,14 @@ def check_sandbox_paths(data: Mapping[str, Any], bad_top: set[str], where: _Wher
 
 
 def _sandbox_path_problem(path: Path) -> str | None:
-    """Why a `sandbox.paths` entry cannot be shown to a bot: missing, or unsafe (`sandbox.unsafe_path`)."""
+    """Why a `sandbox.paths` entry cannot be shown to a bot: missing, or unsafe (`sandbox_spec.unsafe_path`)."""
     try:
         return unsafe_path(path) or (None if path.exists() else f"no such file or folder: {path}")
     except (OSError, ValueError) as e:  # a name too long, a NUL byte...
         return f"{shown(str(path))}: {e}"
 
 
-def _time_and_faults(data: Mapping[str, Any]) -> tuple[TimeControl, FaultPolicy]:
+def time_and_faults(data: Mapping[str, Any]) -> tuple[TimeControl, FaultPolicy]:
     """The time control and fault policy of a schema-checked config."""
     faults_data = data.get("faults") or {}
     faults = FaultPolicy(
@@ -742,7 +719,7 @@ def shell_syntax(command: str) -> str | None:
     return None
 
 
-def _split_command(command: Any, at: tuple[Any, ...], where: _Where) -> list[str] | None:
+def _split_command(command: Any, at: tuple[Any, ...], where: Where) -> list[str] | None:
     if not isinstance(command, str):
         return list(command)
     try:
@@ -764,7 +741,7 @@ def _split_command(command: Any, at: tuple[Any, ...], where: _Where) -> list[str
     return argv
 
 
-def _players(items: list[Any], skip: set[int], where: _Where, base: Path) -> tuple[PlayerSpec, ...]:
+def _players(items: list[Any], skip: set[int], where: Where, base: Path) -> tuple[PlayerSpec, ...]:
     seen: dict[str, int] = {}
     out = []
     for i, item in enumerate(items):
@@ -909,7 +886,7 @@ def _env_value(value: Any) -> str:
     return str(value)
 
 
-def _rules(data: Any, players: int | None, where: _Where) -> Rules | None:
+def checked_rules(data: Any, players: int | None, where: Where) -> Rules | None:
     """The resolved rules, or None after adding their problems (or when the player count is unknown).
 
     Misspelt option names are reported whatever else is wrong (a bad preset, a bad player), so

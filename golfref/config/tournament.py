@@ -20,7 +20,6 @@ from typing import Any
 
 import yaml
 
-from ..bots.sandbox import SandboxSpec, sandbox_spec
 from ..game.rules import Rules
 from .match import (
     ConfigError,
@@ -28,14 +27,15 @@ from .match import (
     FaultPolicy,
     PlayerSpec,
     TimeControl,
-    _check_document,
-    _rules,
-    _time_and_faults,
+    check_document,
     check_sandbox_paths,
+    checked_rules,
     faults_fail_on,
     read_config_text,
     rule_options,
+    time_and_faults,
 )
+from .sandbox_spec import SandboxSpec, sandbox_spec
 
 __all__ = [
     "TOURNAMENT_KEY",
@@ -230,7 +230,7 @@ def parse_tournament(
     YAML was made from command-line options.
     """
     base = base_dir or Path.cwd()
-    checked = _check_document(
+    checked = check_document(
         text,
         source,
         base,
@@ -262,7 +262,7 @@ def parse_tournament(
     seats = min(table, len(listed)) if listed is not None and isinstance(table, int) else None
     if seats is not None and data.get("seatings") == Seatings.PERMUTATIONS.value and seats > MAX_PERMUTED_TABLE:
         where.add(("seatings",), f"permutations only for tables of at most {MAX_PERMUTED_TABLE} (use rotations)")
-    rules = _rules(data.get("rules") or {}, seats if "rules" not in bad_top else None, where)
+    rules = checked_rules(data.get("rules") or {}, seats if "rules" not in bad_top else None, where)
     for key in ("sprt", "gate"):
         rule = (data.get("stop") or {}).get("sprt") if key == "sprt" else data.get("gate")
         at = ("stop", "sprt") if key == "sprt" else ("gate",)
@@ -279,7 +279,7 @@ def parse_tournament(
     where.raise_problems()
     assert rules is not None  # no problem was found, so the rules resolved
 
-    time, faults = _time_and_faults(data)
+    time, faults = time_and_faults(data)
     name = data[TOURNAMENT_KEY]
     results = data.get("results") or DEFAULT_RESULTS.format(tournament=_slug(name))
     return TournamentConfig(

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .cards import Card, Rank, deck_set
+from .fast import new_tuple
 from .rules import FlipAfterThrow, KnockPenalty, Reveal, RevealChoice, Rules
 from .scoring import GridScore, score_grid
 
@@ -274,10 +275,6 @@ class Pile(enum.Enum):
 
 _P_STOCK = Pile.STOCK
 _P_DISCARD = Pile.DISCARD
-
-# Builds the named tuples of every decision (a move and its events) without the Python-level
-# __new__ a named tuple's class call goes through: one frame less on the hottest path.
-_new = tuple.__new__
 
 # The public events of a hole (D13), kept per hole in `Game.events`. They record what
 # happened in full (every card id); view.py alone decides what each seat may see of them.
@@ -629,7 +626,7 @@ class Game:
         slot = action.slot
         # A legal action means a seat is to move, and every slotted kind carries its slot.
         assert seat is not None
-        self.history.append(_new(Move, (seat, action)))
+        self.history.append(new_tuple(Move, (seat, action)))
         self._legal = None
         kind = action.kind
         if kind is _K_STOCK:
@@ -637,13 +634,13 @@ class Game:
             self.drawn, self.drawn_from_stock = card, True
             self.known[card] |= 1 << seat
             self.decision = _D_PLACE
-            self.events.append(_new(DrawEvent, (seat, _P_STOCK, card)))
+            self.events.append(new_tuple(DrawEvent, (seat, _P_STOCK, card)))
         elif kind is _K_DISCARD:
             card = self.discard.pop()
             self._touch_pile()
             self.drawn, self.drawn_from_stock = card, False
             self.decision = _D_PLACE
-            self.events.append(_new(DrawEvent, (seat, _P_DISCARD, card)))
+            self.events.append(new_tuple(DrawEvent, (seat, _P_DISCARD, card)))
         elif kind is _K_SWAP:
             assert slot is not None
             self._swap(seat, slot)
@@ -652,7 +649,7 @@ class Game:
             card = self.drawn
             self._to_discard(card)
             self.drawn = -1
-            self.events.append(_new(ThrowEvent, (seat, card)))
+            self.events.append(new_tuple(ThrowEvent, (seat, card)))
             if self._flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
                 self.decision = _D_FLIP
             else:
@@ -663,7 +660,7 @@ class Game:
             self.up[card] = True
             self.known[card] = self.all_seats
             self._touch(seat)
-            self.events.append(_new(FlipEvent, (seat, slot, card)))
+            self.events.append(new_tuple(FlipEvent, (seat, slot, card)))
             self._end_turn(seat)
         elif kind is _K_PASS:
             self._end_turn(seat)
@@ -724,7 +721,7 @@ class Game:
             self.up[card] = False
             self.known[card] = (1 << seat) if self.drawn_from_stock else self.all_seats
         self._to_discard(out)
-        self.events.append(_new(SwapEvent, (seat, slot, card, out, self.drawn_from_stock)))
+        self.events.append(new_tuple(SwapEvent, (seat, slot, card, out, self.drawn_from_stock)))
 
     def _target(self, seat: int, target_seat: int, slot: int) -> None:
         rank = self.power_rank

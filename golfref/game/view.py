@@ -28,6 +28,7 @@ from .engine import (
     SwapEvent,
     ThrowEvent,
 )
+from .fast import enum_value, new_tuple
 from .rules import Reveal
 
 __all__ = ["SeatView", "view", "events_for", "events_seen"]
@@ -66,21 +67,19 @@ class SeatView(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         """The view as plain JSON data, cards written as strings, unseen cards as null."""
-        # Enum words are read as `_value_`: `.value` goes through a Python-level descriptor,
-        # and a view is written for every request.
         return {
             "seat": self.seat,
             "hole": self.hole,
             "starter": self.starter,
             "to_move": self.to_move,
-            "decision": None if self.decision is None else self.decision._value_,
+            "decision": None if self.decision is None else enum_value(self.decision),
             "grids": [[None if c is None else c.name for c in g] for g in self.grids],
             "face_up": [list(f) for f in self.face_up],
             "discard": [c.name for c in self.discard],
             "stock_size": self.stock_size,
             "drawn": None if self.drawn is None else self.drawn.name,
-            "drawn_from": None if self.drawn_from is None else self.drawn_from._value_,
-            "power": None if self.power is None else self.power._value_,
+            "drawn_from": None if self.drawn_from is None else enum_value(self.drawn_from),
+            "power": None if self.power is None else enum_value(self.power),
             "first_target": None if self.first_target is None else list(self.first_target),
             "closer": self.closer,
             "knocker": self.knocker,
@@ -104,8 +103,7 @@ def view(game: Game, seat: int) -> SeatView:
         drawn_from = _STOCK if game.drawn_from_stock else _DISCARD
         if known_to(game, game.drawn, seat):
             drawn = cards[game.drawn]
-    # tuple.__new__ skips the named tuple's Python-level __new__ (the fields in their order).
-    return _new(
+    return new_tuple(
         SeatView,
         (
             seat,
@@ -186,7 +184,7 @@ def events_for(game: Game, seat: int, start: int = 0, finished: bool = False) ->
         if isinstance(ev, DrawEvent):
             shown = ev.pile is _DISCARD or ev.seat == seat
             card = str(cards[ev.card]) if shown else None
-            out.append({"event": "draw", "seat": ev.seat, "from": ev.pile._value_, "card": card})
+            out.append({"event": "draw", "seat": ev.seat, "from": enum_value(ev.pile), "card": card})
         elif isinstance(ev, SwapEvent):
             shown = game.rules.swap_face_up or not ev.from_stock or ev.seat == seat
             out.append(
@@ -240,4 +238,3 @@ def events_seen(game: Game, seats: Sequence[int], start: int = 0, finished: bool
 _PILE = -1  # the discard pile's key in the game's view memo; seats are 0 and up
 _STOCK = Pile.STOCK
 _DISCARD = Pile.DISCARD
-_new = tuple.__new__

@@ -8,44 +8,38 @@ referee itself raises out of `run_match`.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import hashlib
 import json
-import os
 import random
 import secrets
-import shutil
 import signal
-import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots.fingerprint import bot_file, fingerprint
-from ..bots.process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus, bot_environment
-from ..bots.sandbox import OFF, Sandbox, SandboxError, SandboxSpec
-from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec, match_seed_problem
+from ..bots.launch import LauncherFactory, ProcessLauncher, StartedBot, StartFailed, match_seed_problem
+from ..bots.process import ReadResult, ReadStatus
+from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
+from ..game.fast import enum_value
 from ..game.policies import Policy, make_policy
 from ..game.view import view
 from ..record.faults import EXIT_WAIT, Fault, FaultKind, SeatStatus, disqualifies
 from ..record.log import Journal, LogBuilder, LogSigner, write_log
-from ..show.human_seat import Clock, HumanSeat, SeatLeft
 from . import protocol
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
+from .seat import Clock, SeatFactory, SeatLeft, TerminalSeat
 from .seat_messages import hole_end_line, request_line
+from .stopping import Stop, stop_on_signals
 
 __all__ = [
     "MatchResult",
     "MatchInterrupted",
-    "STOP_SIGNALS",
     "run_match",
-    "build_sandboxes",
     "log_path_for",
 ]
 
@@ -54,8 +48,6 @@ _LINE_KEEP = 200
 _CLOSE_GRACE = 0.5
 # Late answers to a timed-out request are dropped, one per request: more is a fault.
 _LATE_ALLOWANCE = 1
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-"""The signals that stop a match cleanly: bots closed, the log saved as interrupted."""
 
 
 @dataclass
@@ -64,7 +56,7 @@ class _Seat:
     spec: PlayerSpec
     policy: Policy | None  # a built-in player's policy
     fallback: Policy
-    bot: BotProcess | None = None
+    bot: StartedBot | None = None
     status: SeatStatus = SeatStatus.OK
     faults: int = 0
     reported_name: str | None = None
@@ -80,8 +72,7 @@ class _Seat:
     transcript: list[str] = field(default_factory=list)
     transcript_refused: bool = False  # its path was found to be a link or not a file: no more writes
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
-    sandbox: Sandbox | None = None
-    human: HumanSeat | None = None  # a person at the terminal (`builtin: human`)
+    human: TerminalSeat | None = None  # a person at the terminal (`builtin: human`)
 
     @property
     def live(self) -> bool:
@@ -112,14 +103,6 @@ class MatchInterrupted(Exception):
         what = "before any bot started" if log_path is None else f"the incomplete log is {log_path}"
         super().__init__(f"{reason or 'interrupted by ' + signal.Signals(signum).name}; {what}")
         self.log_path = log_path
-        self.signum = signum
-
-
-class _Stop(BaseException):
-    """Raised by the signal handler, once, wherever the referee is (like KeyboardInterrupt)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
         self.signum = signum
 
 
@@ -177,7 +160,8 @@ class _Referee:
         on_turn: Callable[[Game], None] | None = None,
         sign: LogSigner | None = None,
         stop_check: Callable[[], None] | None = None,
-        human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
+        human: SeatFactory | None = None,
+        launcher: LauncherFactory | None = None,
     ) -> None:
         self.config = config
         self.stop_check = stop_check
@@ -197,7 +181,6 @@ class _Referee:
         self.match_id, slug = new_match_id(config.name, now)
         self.log_path = planned_log_path(config, log_path, self.match_id, slug, now)
         self.hidden: tuple[Path, ...] = ()  # `box_bots`'s `hide`: more of the referee's files
-        self.t0 = time.monotonic()
         self.request_id = 0
         self.request_holes: dict[int, int] = {}
         self.seats = [
@@ -212,8 +195,15 @@ class _Referee:
         ]
         for seat in self.seats:
             if seat.spec.builtin == HUMAN:
-                seat.human = (human or self._terminal_seat)(seat.index, self.names)
-        self.pool = BotPool(check=stop_check)
+                if human is None:
+                    raise ValueError(
+                        f"player {seat.index} ({seat.spec.name}) is a person at the terminal (builtin: human): "
+                        "run_match needs `human`, the factory of its seat (golfref.show.human_seat.HumanSeat)"
+                    )
+                seat.human = human(seat.index, self.names)
+        self.launcher = (launcher or ProcessLauncher)(stop_check)
+        self.clock = self.launcher.clock  # every deadline and time taken is on the bots' clock
+        self.t0 = self.clock()
         self.faults: list[Fault] = []
         self.builder = LogBuilder(
             match_id=self.match_id,
@@ -230,13 +220,10 @@ class _Referee:
         self.journal = Journal(self.log_path)
         self.written: dict[str, Any] = {}  # the log as last written to disk
 
-    def _terminal_seat(self, index: int, names: tuple[str, ...]) -> HumanSeat:
-        return HumanSeat(self.rules, names, index, stdin=sys.stdin, stdout=sys.stdout)
-
     # -- bookkeeping ---------------------------------------------------------------
 
     def _now_ms(self) -> int:
-        return int((time.monotonic() - self.t0) * 1000)
+        return int((self.clock() - self.t0) * 1000)
 
     def _fault(
         self,
@@ -282,7 +269,7 @@ class _Referee:
             entry["stderr"] = seat.bot.stderr_text() if seat.bot is not None else None
             if seat.spec.command is not None:
                 entry["fingerprint"] = seat.fingerprint
-                entry["sandbox"] = (seat.sandbox.protections if seat.sandbox is not None else OFF).to_json()
+                entry["sandbox"] = self.launcher.protections(seat.index)
             out.append(entry)
         return out
 
@@ -333,7 +320,7 @@ class _Referee:
     def _send(self, seat: _Seat, line: str) -> bool:
         assert seat.bot is not None
         self._note(seat, "to_bot", line)
-        deadline = time.monotonic() + max(1.0, self.config.time.move_ms / 1000)
+        deadline = self.clock() + max(1.0, self.config.time.move_ms / 1000)
         return seat.bot.send(line, deadline)
 
     # -- startup -------------------------------------------------------------------
@@ -344,11 +331,7 @@ class _Referee:
         `hide` are more of the referee's files to keep out of the bots' sight, beside the
         config, the log's folder and the virtual environment golfref runs in.
         """
-        boxes = build_sandboxes(
-            self.config.sandbox, self.config.players, self.log_path.parent, self.config.source, hide
-        )
-        for seat, box in zip(self.seats, boxes, strict=True):
-            seat.sandbox = box
+        self.launcher.prepare(self.config.sandbox, self.config.players, self.log_path.parent, self.config.source, hide)
         self.hidden = tuple(hide)
 
     def outputs(self) -> list[Path]:
@@ -358,9 +341,7 @@ class _Referee:
 
     def release_sandboxes(self) -> None:
         """Give back the user ids of sandboxes whose bot never started (a started bot's close does it)."""
-        for seat in self.seats:
-            if seat.sandbox is not None and seat.bot is None:
-                seat.sandbox.close()
+        self.launcher.release()
 
     def start(self) -> None:
         tc = self.config.time
@@ -370,32 +351,22 @@ class _Referee:
         outputs = self.outputs()
         for seat in self.seats:
             if seat.spec.command is not None:
-                seat.fingerprint = fingerprint(seat.spec.command, seat.spec.cwd, dict(seat.spec.env), outputs=outputs)
+                seat.fingerprint = self.launcher.fingerprint(seat.index, seat.spec, outputs)
         for seat in self.seats:
-            spec = seat.spec
-            if spec.command is None:
+            if seat.spec.command is None:
                 continue
-            bot = BotProcess(
-                list(spec.command), seat=seat.index, cwd=spec.cwd, env=dict(spec.env), sandbox=seat.sandbox
-            )
             try:
-                bot.start()
-            except BotStartError as e:
-                seat.bot = None
-                where = Path(spec.cwd) if spec.cwd is not None else Path.cwd()
-                first = spec.command[0]
-                program = where / first if "/" in first else shutil.which(first, path=bot.environment["PATH"]) or first
-                self._fault(seat, FaultKind.START_FAILED, f"{e} (program {program}, working directory {where})")
+                seat.bot = self.launcher.start(seat.index, seat.spec)
+            except StartFailed as e:
+                self._fault(seat, FaultKind.START_FAILED, str(e))
                 continue
-            seat.bot = bot
-            self.pool.add(bot)
             started.append(seat)
             if self.stop_check is not None:
                 self.stop_check()  # a signal during the fork ran its handler in a fork hook, which cannot raise
         for seat in started:
             if not self._send(seat, protocol.hello(seat.index, self.names, rules_json, tc.to_json())):
                 self._send_failed(seat, "its ready", None)
-        deadline = time.monotonic() + (tc.startup_ms + tc.grace_ms) / 1000
+        deadline = self.clock() + (tc.startup_ms + tc.grace_ms) / 1000
         for seat in started:
             if seat.live:
                 self._await_ready(seat, deadline)
@@ -409,9 +380,9 @@ class _Referee:
         assert seat.bot is not None
         # What it printed before the hello reached it comes first: whether a banner is read
         # before or after the hello was sent depends only on timing, and the record must not.
-        early = self.pool.take_unasked(seat.bot)
+        early = seat.bot.take_unasked()
         while seat.live and seat.reported_name is None:
-            result = early.pop(0) if early else self.pool.read_line(seat.bot, deadline)
+            result = early.pop(0) if early else seat.bot.read_line(deadline)
             if result.status is not ReadStatus.LINE or result.line is None:
                 self._read_fault(seat, result, "ready", None)
                 if result.status in (ReadStatus.TIMEOUT, ReadStatus.EXITED):
@@ -460,12 +431,9 @@ class _Referee:
 
     def _exit_fault(self, seat: _Seat, code: int | None, message: str, request: int | None, hole: int | None) -> None:
         """Record a bot's end: at one of its sandbox limits (`resource_limit`, naming it) or not (`exited`)."""
-        box, bot = seat.sandbox, seat.bot
-        limit = box.limit_hit(code, bot.read_stderr()) if box is not None and bot is not None and code else None
-        if box is not None and limit is not None:
-            self._fault(
-                seat, FaultKind.RESOURCE_LIMIT, f"hit its {box.describe(limit)} limit: {message}", None, request, hole
-            )
+        limit = seat.bot.limit_hit(code) if seat.bot is not None and code else None
+        if limit is not None:
+            self._fault(seat, FaultKind.RESOURCE_LIMIT, f"hit its {limit} limit: {message}", None, request, hole)
         else:
             self._fault(seat, FaultKind.EXITED, message, None, request, hole)
 
@@ -473,7 +441,7 @@ class _Referee:
 
     def _check_unasked(self, seat: _Seat, hole: int | None = None) -> None:
         assert seat.bot is not None
-        for result in self.pool.take_unasked(seat.bot):
+        for result in seat.bot.take_unasked():
             if not seat.live:
                 return
             if result.status is not ReadStatus.LINE or result.line is None:
@@ -540,7 +508,7 @@ class _Referee:
         return action, rid, ms
 
     def _request(
-        self, seat: _Seat, bot: BotProcess, legal: tuple[Action, ...], decision: str
+        self, seat: _Seat, bot: StartedBot, legal: tuple[Action, ...], decision: str
     ) -> tuple[Action | None, int, float]:
         game = self.game
         self.request_id += 1
@@ -551,15 +519,15 @@ class _Referee:
         if tc.match_ms:
             budget_ms = min(budget_ms, max(0, int(tc.match_ms - seat.used_ms)))
         line, seat.event_mark = request_line(game, seat.index, rid, seat.event_mark, budget_ms)
-        sent = time.monotonic()
+        sent = self.clock()
         seat.sends[rid] = bot.sends + 1
         if not self._send(seat, line):
             self._send_failed(seat, f"its answer to request {rid}", rid)
             return None, rid, 0.0
         deadline = sent + (budget_ms + tc.grace_ms) / 1000
         while True:
-            result = self.pool.read_line(bot, deadline)
-            ms = (time.monotonic() - sent) * 1000
+            result = bot.read_line(deadline)
+            ms = (self.clock() - sent) * 1000
             if result.status is not ReadStatus.LINE or result.line is None:
                 if result.status is ReadStatus.TIMEOUT:
                     seat.bank_ms = 0  # the whole budget, bank included, is spent
@@ -621,7 +589,7 @@ class _Referee:
             to_move, turn_decision = game.turn()
             seat = self.seats[to_move]
             legal = game.legal_actions()
-            decision = turn_decision._value_  # not .value: a Python-level descriptor, at every decision
+            decision = enum_value(turn_decision)
             holes_before = len(game.results)
             if self.on_turn is not None:
                 self.on_turn(game)
@@ -647,8 +615,8 @@ class _Referee:
             if len(game.results) > holes_before:
                 self._hole_over(game.results[-1])
 
-    def _ask_human(self, seat: _Seat, human: HumanSeat, legal: tuple[Action, ...]) -> Action:
-        """A person's decision, from the request a bot in that seat would get (untimed: see show/human_seat.py)."""
+    def _ask_human(self, seat: _Seat, human: TerminalSeat, legal: tuple[Action, ...]) -> Action:
+        """A person's decision, from the request a bot in that seat would get (untimed: see match/seat.py)."""
         # No request id is taken: the bots' ids stay those of a match with a built-in here.
         line, seat.event_mark = request_line(self.game, seat.index, 0, seat.event_mark, 0)
         clocks = [
@@ -688,7 +656,7 @@ class _Referee:
             if seat.live:
                 self._send(seat, end_line)
                 self._send(seat, protocol.goodbye())
-        self.pool.close_all(_CLOSE_GRACE)
+        self.launcher.close_all(_CLOSE_GRACE)
         self.builder.doc["totals"] = list(game.totals)
         self.builder.doc["placings"] = list(placings)
         self._flush_transcripts()
@@ -706,55 +674,9 @@ class _Referee:
 
     def abort(self, status: str, error: str | None) -> None:
         # Bots go first: once none is running, the open hole may reach the disk.
-        self.pool.close_all(0.1)
+        self.launcher.close_all(0.1)
         self._flush_transcripts()
         self._save(status, include_open_hole=True, error=error)
-
-
-def build_sandboxes(
-    spec: SandboxSpec,
-    players: Sequence[PlayerSpec],
-    log_folder: Path,
-    source: str,
-    hide: Sequence[Path] = (),
-    prepare: bool = True,
-    label: Callable[[int, PlayerSpec], str] | None = None,
-) -> list[Sandbox | None]:
-    """Each external player's sandbox (None for a built-in, or all None when `spec` is off); a
-    ConfigError, naming the player, for one that cannot be set up, with nothing left leased.
-
-    The referee's own files stay out of the bots' sight: the config (`source`), the log's
-    folder, the virtual environment golfref runs in, and `hide`. `prepare` creates the log's
-    folder first, so that it can be covered (`golfref check-config` does not: it writes nothing).
-    `label` names a player in an error (default: its seat).
-    """
-    if not spec.enabled:
-        return [None] * len(players)
-    if prepare:
-        log_folder.mkdir(parents=True, exist_ok=True)
-    private = [log_folder, *hide]
-    if Path(source).is_file():
-        private.append(Path(source))
-    if sys.prefix != sys.base_prefix:
-        private.append(Path(sys.prefix))
-    boxes: list[Sandbox | None] = []
-    try:
-        for i, player in enumerate(players):
-            if player.command is None:
-                boxes.append(None)
-                continue
-            cwd = player.cwd or os.getcwd()
-            path_env = bot_environment(dict(player.env), i)["PATH"]
-            found = bot_file(player.command, Path(cwd), path_env)
-            name = f"seat {i}" if label is None else label(i, player)
-            boxes.append(Sandbox(spec, player.command, cwd, path_env, found[2] if found else None, private, name,
-                                 own_file=found[1] if found else None, paths=player.sandbox_paths))  # fmt: skip
-    except SandboxError as e:
-        for box in boxes:
-            if box is not None:
-                box.close()
-        raise ConfigError(f"sandbox: {e}") from None
-    return boxes
 
 
 def run_match(
@@ -767,8 +689,9 @@ def run_match(
     force: bool = False,
     sign: LogSigner | None = None,
     hide: Sequence[Path] = (),
-    human: Callable[[int, tuple[str, ...]], HumanSeat] | None = None,
+    human: SeatFactory | None = None,
     stop: Callable[[], bool] | None = None,
+    launcher: LauncherFactory | None = None,
 ) -> MatchResult:
     """Play a whole match and write its log; raises MatchInterrupted on SIGINT, SIGTERM or SIGHUP.
 
@@ -782,33 +705,36 @@ def run_match(
     (finished, interrupted or error), not the journal written while the match runs.
     `hide`: more of the caller's files for sandboxed bots not to see (`Referee.box_bots`).
     `human` makes the terminal seat of each `builtin: human` player, from its seat and the
-    players' names (default: one on this process's stdin and stdout, without colour).
+    players' names (`match.seat.SeatFactory`; the command line passes golfref.show.human_seat's);
+    a config with such a player and no `human` is a ValueError, before anything starts.
     `stop`, when given, is asked at the referee's waits (at least every `process._CHECK_EVERY`
     seconds of a wait for a bot, and after each bot starts): once it says yes, the match stops as
     on SIGINT, at a point where the stop cannot be lost. A caller that stops matches this way
     sends no signal, so no handler can run inside a lock, a finalizer or a fork hook.
+    `launcher` makes the door through which the seats' bots are started (`bots.launch`; default:
+    `ProcessLauncher`, each external player's program as a process, in its sandbox when asked).
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
     hole, MatchInterrupted raised); any other exception saves it as ``error`` and propagates.
     """
-    with _stop_on_signals() as stopped:
+    with stop_on_signals() as stopped:
 
         def check() -> None:
             stopped.check()
             if stop is not None and stopped.signum is None and stop():
                 stopped.signum = signal.SIGINT  # as a first stop signal: a later one waits for the cleanup
-                raise _Stop(signal.SIGINT)
+                raise Stop(signal.SIGINT)
 
         referee: _Referee | None = None
         try:
             problem = match_seed_problem(config) if seed is None else None  # a seed given overrides the file's
             if problem is not None:
                 raise ConfigError(problem)
-            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human)
+            referee = _Referee(config, seed, log_path, on_hole, on_turn, sign, check, human, launcher)
             check_outputs(config, referee.log_path, force=force)
             referee.box_bots(hide)
-        except _Stop as e:  # nothing started, nothing written: no log to keep
+        except Stop as e:  # nothing started, nothing written: no log to keep
             stopped.cleaning = True
             if referee is not None:
                 referee.release_sandboxes()
@@ -827,8 +753,8 @@ def run_match(
                 referee.start()
                 referee.play()
                 return referee.finish()
-            except (_Stop, KeyboardInterrupt) as e:
-                signum = e.signum if isinstance(e, _Stop) else signal.SIGINT
+            except (Stop, KeyboardInterrupt) as e:
+                signum = e.signum if isinstance(e, Stop) else signal.SIGINT
                 stopped.cleaning = True
                 reason = str(e) if isinstance(e, SeatLeft) else f"interrupted by {signal.Signals(signum).name}"
                 referee.abort("interrupted", reason)
@@ -839,49 +765,3 @@ def run_match(
                 raise
         finally:
             referee.release_sandboxes()
-
-
-@dataclass
-class _StopState:
-    """The stop signals of one match: the first one raises `_Stop`; `cleaning` once it was caught."""
-
-    signum: int | None = None
-    cleaning: bool = False
-
-    def check(self) -> None:
-        """Raise the stop again if its first raise was lost (a handler run inside a fork hook or a
-        finalizer cannot raise: Python reports the exception as unraisable and goes on)."""
-        if self.signum is not None and not self.cleaning:
-            raise _Stop(self.signum)
-
-
-@contextlib.contextmanager
-def _stop_on_signals() -> Iterator[_StopState]:
-    """Turn the first stop signal into `_Stop` and hold off any later one while the match is cleaned up.
-
-    The handler itself decides, so no window is left between a first signal and the
-    cleanup in which a second one could cut the cleanup short. Yields the match's
-    `_StopState`: the caller sets `cleaning` once it is cleaning up, and calls `check` where
-    it waits (a stop whose exception was lost is raised there). A signal that was ignored
-    when the match started (``nohup``) is left ignored.
-    """
-    state = _StopState()
-
-    def handler(signum: int, frame: object) -> None:
-        if state.signum is not None:
-            return  # already stopping: the cleanup must run to its end
-        state.signum = signum
-        raise _Stop(signum)
-
-    try:
-        # A signal ignored when golfref started (nohup, a background job) stays ignored.
-        taken = [sig for sig in STOP_SIGNALS if signal.getsignal(sig) is not signal.SIG_IGN]
-        previous = {sig: signal.signal(sig, handler) for sig in taken}
-    except ValueError:  # not the main thread: signals are not ours to handle
-        yield state
-        return
-    try:
-        yield state
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)

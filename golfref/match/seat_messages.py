@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..game.engine import Action, Game, HoleResult
+from ..game.fast import enum_value
 from ..game.rules import Rules
 from ..game.view import events_for, view
 from ..record.faults import Fault, FaultKind, SeatStatus
@@ -40,8 +41,7 @@ def request_line(game: Game, seat: int, request_id: int, mark: EventMark, time_m
     events = events_for(game, seat, start if hole == game.hole else 0)
     _, decision = game.turn()
     legal = [a.text for a in game.legal_actions()]
-    # _value_, not .value (a Python-level descriptor): the referee builds a request per decision.
-    line = protocol.request(request_id, decision._value_, view(game, seat).to_json(), events, legal, time_ms)
+    line = protocol.request(request_id, enum_value(decision), view(game, seat).to_json(), events, legal, time_ms)
     return line, (game.hole, len(game.events))
 
 

@@ -15,7 +15,7 @@ from ..config.match import FaultMode, FaultPolicy
 
 __all__ = [
     "EXIT_WAIT",
-    "FATAL_FAULTS",
+    "ALWAYS_DISQUALIFYING",
     "FLUSH_FIXES",
     "Fault",
     "FaultKind",
@@ -63,12 +63,14 @@ class FaultKind(enum.Enum):
 
 
 # Faults after which the bot cannot answer again: it is disqualified whatever the policy.
-FATAL_FAULTS = frozenset({FaultKind.START_FAILED, FaultKind.EXITED, FaultKind.MATCH_TIME, FaultKind.RESOURCE_LIMIT})
+ALWAYS_DISQUALIFYING = frozenset(
+    {FaultKind.START_FAILED, FaultKind.EXITED, FaultKind.MATCH_TIME, FaultKind.RESOURCE_LIMIT}
+)
 
 
 def disqualifies(policy: FaultPolicy, kind: FaultKind, faults: int) -> bool:
     """Whether a seat's fault of `kind`, its `faults`-th counted, disqualifies it under `policy`."""
-    return kind in FATAL_FAULTS or policy.mode is FaultMode.FORFEIT or faults >= policy.max_faults
+    return kind in ALWAYS_DISQUALIFYING or policy.mode is FaultMode.FORFEIT or faults >= policy.max_faults
 
 
 _HINTS = {

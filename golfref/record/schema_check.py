@@ -5,6 +5,11 @@ and compiles it once: checking a 9-hole log this way takes a fraction of a milli
 a general validator walks the schema for every value (about 50 ms with `jsonschema`). The
 check says only yes or no; when it says no, the caller asks `jsonschema` where and why.
 
+fastjsonschema, which checks bot messages (golfref/match/protocol.py), compiles this schema
+too, but checks the same log 10 to 12 times slower (a oneOf tried branch by branch for every
+step), which makes validating a log about twice as slow: bench/replay.py prints both figures,
+which are why the log keeps this compiler.
+
 It is exact for what it accepts, with one deliberate difference: an `integer` is a Python
 `int` (not `1.0`, which JSON Schema counts as an integer) and a `number` is an `int` or a
 `float`, so whatever the check accepts the schema accepts too. It understands the keywords

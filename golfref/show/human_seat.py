@@ -9,7 +9,7 @@ with a one-line reason.
 
 The clock: a person is never timed out. The seat has no deadline (a bot's limits are for
 programs), its thinking time is counted and shown beside each bot's clock, and the bots'
-limits are unchanged. End of input (Ctrl-D) raises `SeatLeft`, which stops the match as
+limits are unchanged. End of input (Ctrl-D) raises `match.seat.SeatLeft`, which stops the match as
 Ctrl-C does: the bots are stopped and the log is kept as an interrupted match.
 """
 
@@ -17,30 +17,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..game.rules import Rules
+from ..match.seat import Clock, SeatLeft
 from .terminal import sanitize
 
 if TYPE_CHECKING:
     from .pretty import SeatScreen
 
-__all__ = ["Clock", "HumanSeat", "SeatLeft"]
-
-
-class SeatLeft(KeyboardInterrupt):
-    """The person at a human seat ended its input: the match stops as at Ctrl-C, for this reason."""
-
-
-@dataclass(frozen=True)
-class Clock:
-    """One bot's clock as the human seat shows it (the referee's figures, in milliseconds)."""
-
-    seat: int
-    used_ms: float
-    move_ms: int
-    bank_ms: int
+__all__ = ["HumanSeat"]
 
 
 def _seconds(ms: float) -> str:
@@ -48,7 +34,7 @@ def _seconds(ms: float) -> str:
 
 
 class HumanSeat:
-    """Draws a seat's messages on a terminal and reads the person's choices."""
+    """Draws a seat's messages on a terminal and reads the person's choices (a `match.seat.TerminalSeat`)."""
 
     def __init__(
         self,
@@ -62,8 +48,7 @@ class HumanSeat:
         ascii_only: bool = False,
         width: int | None = None,
     ) -> None:
-        # Imported here: the referee imports this module, and only a match with a person in
-        # it needs rich's drawing.
+        # Imported here: only a match with a person in it needs rich's drawing.
         from .pretty import DEFAULT_WIDTH, SeatScreen
 
         self.screen: SeatScreen = SeatScreen(

@@ -3,7 +3,8 @@
 A match with a fault or a disqualification is a failure whose text carries the faults, the
 caller's fault messages and each faulty bot's stderr tail; a gate that did not pass is a
 failure with its one-line message. The document follows the JUnit schema Jenkins uses
-(tests/data/junit-10.xsd). Plain data in, one file out; nothing else is read or written.
+(tests/data/junit-10.xsd). Plain data in, one file out; nothing else is read or written, but
+by `junit_extras`, which reads a stored tournament's logs for what its cases quote.
 """
 
 from __future__ import annotations
@@ -14,12 +15,27 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..files import replace_file
+from ..record.stderr import JUNIT_STDERR_LINES
 from ..stats.records import MatchRecord
 from ..stats.sprt import GateResult
 
-__all__ = ["MatchExtras", "problem_seats", "junit_document", "write_junit", "Case", "cases_document", "write_cases"]
+if TYPE_CHECKING:
+    from ..tournament.store import StoredMatch
+
+__all__ = [
+    "MatchExtras",
+    "problem_seats",
+    "junit_extras",
+    "junit_document",
+    "write_junit",
+    "Case",
+    "cases_document",
+    "write_cases",
+]
 
 _OK = "ok"
 # XML 1.0 cannot hold most control characters, and bots write ANSI colours to stderr.
@@ -56,6 +72,21 @@ def problem_seats(record: MatchRecord) -> list[int]:
         for seat in range(len(record.seating))
         if record.faults[seat] > 0 or record.statuses[seat] != _OK
     ]
+
+
+def junit_extras(directory: Path, matches: Sequence[StoredMatch]) -> dict[int, MatchExtras]:
+    """Per stored match, what its JUnit test case shows beyond the record: the log, and each faulted seat's
+    fault messages and stderr tail (read from the log, which keeps them; unreadable logs give none)."""
+    from ..tournament.runner import seat_details, shown_path  # only here: check-bot's cases need no tournament
+
+    extras: dict[int, MatchExtras] = {}
+    for m in matches:
+        record = m.record
+        path = directory / m.log_path
+        problems = problem_seats(record)
+        messages, tails = seat_details(path, problems, JUNIT_STDERR_LINES) if problems else ({}, {})
+        extras[record.match_index] = MatchExtras(shown_path(path), fault_messages=messages, stderr_tails=tails)
+    return extras
 
 
 def _match_case(record: MatchRecord, extras: MatchExtras, classname: str) -> tuple[ET.Element, bool]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game.cards import Card
 from ..game.scoring import GridScore, block_slots
+from ..record.stderr import TERMINAL_STDERR_LINES, stderr_tail_lines
 from .terminal import sanitize
 
 if TYPE_CHECKING:
@@ -34,8 +35,6 @@ __all__ = [
 
 REPORT_LINE = 120
 """Characters of a bot's offending line shown on the terminal."""
-STDERR_TAIL = 8
-"""Lines of a bot's stderr shown on the terminal."""
 SHOWN_MATCHES = 5
 """Match indexes a tournament's fault summary lists per kind on the terminal (JSON has them all)."""
 
@@ -93,7 +92,7 @@ def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
     from ..record.matchlog import read_match_log
 
     stderr = read_match_log(result.log).players[seat].stderr or ""
-    return stderr.rstrip("\n").splitlines()[-STDERR_TAIL:]
+    return stderr_tail_lines(stderr, TERMINAL_STDERR_LINES)
 
 
 def summary_json(result: MatchResult) -> dict[str, Any]:

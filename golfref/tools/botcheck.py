@@ -45,7 +45,8 @@ from ..match import protocol
 from ..match.referee import Shuffler
 from ..match.seat_messages import EventMark, hole_end_line, request_line
 from ..record.faults import FaultKind, kind_hint
-from .driver import BotDriver, Reply, stderr_tail
+from ..record.stderr import CHECK_STDERR_LINES, stderr_tail
+from .driver import BotDriver, Reply
 
 __all__ = [
     "ALL_LAYOUTS",
@@ -65,10 +66,9 @@ _GAMES = 40
 """Games tried to reach a check's situation before it is given up (skipped, not failed)."""
 _NOTICE_WAIT = 0.05
 """How long a bot is watched after a hole_end for output or a crash, in seconds."""
-EXIT_WAIT = 2.0
-"""How long a bot may take to exit after goodbye and the end of its input, in seconds."""
-_STDERR_LINES = 20
-"""The stderr lines a failure shows: a Python traceback or node's report of an uncaught error fits."""
+GOODBYE_EXIT_WAIT = 2.0
+"""How long a bot may take to exit after goodbye and the end of its input, in seconds: the check's limit,
+not the referee's wait for a closed bot (`record.faults.EXIT_WAIT`)."""
 _FUZZ_TRIES = 1000
 """Random rule sets drawn for one fuzz check before the options given are taken to rule every one out."""
 TIME_CHECK = "time control: every decision within move_ms"
@@ -78,7 +78,7 @@ STDOUT_CHECK = "stdout: protocol lines only"
 
 
 # Faults after which a bot cannot be trusted to answer the next request in step: its session ends.
-_FATAL = frozenset({FaultKind.EXITED, FaultKind.TIMEOUT, FaultKind.LINE_TOO_LONG, FaultKind.NOT_UTF8})
+_ENDS_SESSION = frozenset({FaultKind.EXITED, FaultKind.TIMEOUT, FaultKind.LINE_TOO_LONG, FaultKind.NOT_UTF8})
 
 
 class BotWontStart(Exception):
@@ -631,7 +631,7 @@ class _Session:
         self.hole_ended: _Sent | None = None  # the hole_end whose taking is still unproven
 
     def stderr(self) -> str:
-        return stderr_tail(self.driver.stderr(), _STDERR_LINES)
+        return stderr_tail(self.driver.stderr(), CHECK_STDERR_LINES)
 
     def stray(self, reply: Reply) -> None:
         self.run.stray(reply, self.last, self.stderr())
@@ -721,12 +721,12 @@ class _Session:
         sent = time.monotonic()
         timeout = (time_ms + run.tc.grace_ms) / 1000
         reply = self.driver.send(line) or self.driver.answer(rid, legal, timeout, self.stray)
-        if reply.fault in _FATAL and reply.line is None and not run.answered:
+        if reply.fault in _ENDS_SESSION and reply.line is None and not run.answered:
             self._never_answered([*wanting, *spans], reply)
         run.answered = run.answered or reply.line is not None
         if reply.fault is not None:
             self.fail([*spans, *wanting], reply, self.last)
-            if reply.fault in _FATAL:
+            if reply.fault in _ENDS_SESSION:
                 self.alive = False  # it cannot be trusted to answer the next request in step
             return None
         run.times.append((time.monotonic() - sent) * 1000)
@@ -774,12 +774,13 @@ class _Session:
         end_line = protocol.match_end(game.totals, game.placings(), [])
         self.last = _Sent(end_line)
         reply = self.driver.send(end_line) or self.driver.send(protocol.goodbye())
-        code = self.driver.finish(EXIT_WAIT)
+        code = self.driver.finish(GOODBYE_EXIT_WAIT)
         problems = self.take_unasked()
         if reply is None and problems:
             reply = problems[0]
         if reply is None and code != 0:
-            how = f"exited with code {code}" if code is not None and code > 0 else f"was still running {EXIT_WAIT:g} s"
+            waited = f"was still running {GOODBYE_EXIT_WAIT:g} s"
+            how = f"exited with code {code}" if code is not None and code > 0 else waited
             reply = Reply(None, FaultKind.EXITED, f"after goodbye and the end of its input the bot {how}")
         if reply is not None:
             self.fail(ends, reply, self.last)

@@ -22,10 +22,11 @@ from ..config.match import TimeControl
 from ..game.rules import rules_from_dict
 from ..match.outputs import transcript_path
 from ..match.seat_messages import SeatMessage, log_messages
-from ..record.faults import FATAL_FAULTS
+from ..record.faults import ALWAYS_DISQUALIFYING
 from ..record.matchlog import read_match_log
+from ..record.stderr import REPLAY_STDERR_LINES, stderr_tail
 from ..record.validate import Status, validate_file
-from .driver import BotDriver, Reply, stderr_tail
+from .driver import BotDriver, Reply
 
 __all__ = ["ReplayError", "Script", "Divergence", "ReplayResult", "load_script", "replay_bot"]
 
@@ -186,7 +187,8 @@ def replay_bot(
             if message.kind == "hello":
                 reply = driver.send(message.line) or driver.ready(timeout)
                 if reply.fault is not None:
-                    return ReplayResult(0, Divergence(message, "a ready", _got(reply), stderr_tail(driver.stderr())))
+                    tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
+                    return ReplayResult(0, Divergence(message, "a ready", _got(reply), tail))
                 continue
             if message.kind != "request":
                 driver.send(message.line)  # a notice: a bot that is gone shows at its next request
@@ -201,13 +203,12 @@ def replay_bot(
             if on_answer is not None:
                 on_answer(message, reply)
             if not _same(expected.action, expected.fault, reply):
-                return ReplayResult(
-                    matched, Divergence(message, expected.describe(), _got(reply), stderr_tail(driver.stderr()))
-                )
+                tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
+                return ReplayResult(matched, Divergence(message, expected.describe(), _got(reply), tail))
             matched += 1
             if stopping:
                 return ReplayResult(matched, None, stop_at)
-            if reply.fault is not None and reply.fault in FATAL_FAULTS:
+            if reply.fault is not None and reply.fault in ALWAYS_DISQUALIFYING:
                 break  # the log's bot ended here too: nothing more was sent to it
         driver.finish(0.5)
         return ReplayResult(matched, None)

@@ -17,7 +17,7 @@ from ..bots.process import BotPool, BotProcess, BotStartError, ReadResult, ReadS
 from ..match import protocol
 from ..record.faults import EXIT_WAIT, FaultKind  # the referee's wait for a closed bot's exit status, reported alike
 
-__all__ = ["Reply", "BotDriver", "stderr_tail"]
+__all__ = ["Reply", "BotDriver"]
 
 _NO_LIMIT_STEP = 3600.0  # an unlimited wait is taken an hour at a time: the poller takes no endless timeout
 
@@ -34,11 +34,6 @@ class Reply:
     line: str | None = None
     """The line the bot sent, when it sent one."""
     ms: float = 0.0
-
-
-def stderr_tail(text: str, lines: int = 10) -> str:
-    """The last `lines` lines of a bot's stderr."""
-    return "\n".join(text.rstrip("\n").splitlines()[-lines:])
 
 
 class BotDriver:

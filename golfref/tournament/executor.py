@@ -281,7 +281,7 @@ def _worker_init(parent: int, stopping: Any) -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):  # not the tournament's handlers, inherited at the fork
         signal.signal(sig, signal.SIG_DFL)
     # Forked with them blocked (`LocalExecutor.run`); a bot would inherit the block across exec.
-    from ..match.referee import STOP_SIGNALS
+    from ..match.stopping import STOP_SIGNALS
 
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     from ..bots.process import libc_prctl
@@ -337,7 +337,7 @@ class LocalExecutor(Executor):
         # (`_worker_init`), it has this process's: a stop signal there would raise in the child's
         # copy of this process's stack, which would then run on as a second tournament (or test
         # session). So the stop signals wait, blocked, until each worker is ready for them.
-        from ..match.referee import STOP_SIGNALS
+        from ..match.stopping import STOP_SIGNALS
 
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:

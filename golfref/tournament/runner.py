@@ -30,8 +30,9 @@ from typing import Any
 
 from ..bots.fingerprint import Build, build, changes
 from ..config.tournament import GateRule, TournamentConfig, config_changes
+from ..match.stopping import Stop, stop_on_signals
 from ..record.matchlog import MatchLog
-from ..show.junit import MatchExtras, problem_seats
+from ..record.stderr import stderr_tail
 from ..stats.records import DISQUALIFIED, MatchRecord
 from ..stats.sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate, sprt
 from ..stats.stats import TournamentStats, complete_deal_sets, pair_block_differences
@@ -53,7 +54,7 @@ __all__ = [
     "load_stored",
     "sprt_decision",
     "gate_result",
-    "junit_extras",
+    "seat_details",
     "fault_summary",
     "shown_path",
     "check_secrets",
@@ -62,9 +63,6 @@ __all__ = [
 
 LOCK_NAME = ".lock"
 _LOCK_WAIT = 30.0  # s: the workers of a killed run may still be closing their matches
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-STDERR_TAIL_LINES = 20
-"""How many of a faulted bot's last stderr lines a JUnit failure quotes."""
 
 
 class TournamentError(Exception):
@@ -187,7 +185,7 @@ def gate_result(rule: GateRule | None, stats: TournamentStats) -> GateResult | N
     return evaluate_gate(Gate(rule.player, rule.baseline, rule.margin, rule.confidence), stats)
 
 
-def _seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[int, str], dict[int, str]]:
+def seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[int, str], dict[int, str]]:
     """Per seat, from a match's log (which keeps them): its fault messages, and the last `lines` lines of
     its bot's stderr. An unreadable log gives none."""
     from ..record.log import LogError, read_log
@@ -206,21 +204,8 @@ def _seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[in
             messages[seat] = "\n".join(f"{f.kind.value}: {f.message}" for f in faults)
         stderr = players[seat].stderr if seat < len(players) else None
         if stderr:
-            tails[seat] = "\n".join(stderr.rstrip("\n").splitlines()[-lines:])
+            tails[seat] = stderr_tail(stderr, lines)
     return messages, tails
-
-
-def junit_extras(directory: Path, matches: Sequence[StoredMatch]) -> dict[int, MatchExtras]:
-    """Per stored match, what its JUnit test case shows beyond the record: the log, and each faulted seat's
-    fault messages and stderr tail (read from the log, which keeps them; unreadable logs give none)."""
-    extras: dict[int, MatchExtras] = {}
-    for m in matches:
-        record = m.record
-        path = directory / m.log_path
-        problems = problem_seats(record)
-        messages, tails = _seat_details(path, problems, STDERR_TAIL_LINES) if problems else ({}, {})
-        extras[record.match_index] = MatchExtras(shown_path(path), fault_messages=messages, stderr_tails=tails)
-    return extras
 
 
 _NO_START = ("start_failed", "exited")
@@ -313,7 +298,7 @@ def fault_summary(directory: Path, matches: Sequence[StoredMatch], lines: int) -
             faulted.setdefault(name, []).append(FaultedMatch(record.match_index, shown_path(path), kinds, forfeited))
             gone = [s for s in mine if any(k in _NO_START for k in record.fault_kinds[s])]
             if gone and name not in tails:
-                _, found = _seat_details(path, gone[:1], lines)
+                _, found = seat_details(path, gone[:1], lines)
                 if found:
                     kind = next(k for k in record.fault_kinds[gone[0]] if k in _NO_START)
                     tails[name] = StderrTail(record.match_index, shown_path(path), kind, found[gone[0]])
@@ -436,33 +421,6 @@ def _sprt_done(config: TournamentConfig, records: list[MatchRecord]) -> bool:
     return result is not None and bool(result.finished)
 
 
-class _Stop(BaseException):
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _stop_signals() -> Iterator[list[int]]:
-    """The first stop signal raises `_Stop`; later ones are only noted, so the cleanup cannot be cut short."""
-    seen: list[int] = []
-
-    def handler(signum: int, frame: object) -> None:
-        seen.append(signum)
-        if len(seen) == 1:
-            raise _Stop(signum)
-
-    previous = {}
-    for sig in _STOP_SIGNALS:
-        if signal.getsignal(sig) is not signal.SIG_IGN:
-            previous[sig] = signal.signal(sig, handler)
-    try:
-        yield seen
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-
-
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -518,7 +476,7 @@ def run_tournament(
         if jobs and _sprt_done(config, records):
             stopped_by, jobs = "sprt", []
         runner = executor or LocalExecutor(workers or os.cpu_count() or 1)
-        with _stop_signals() as seen:
+        with stop_on_signals() as stopped:
             try:
                 if on_progress is not None:
                     on_progress(progress)
@@ -529,14 +487,14 @@ def run_tournament(
                         for other in runner.outcomes():  # matches that finish while the others stop are kept
                             played += _take(other, store, progress, errors, reference)
                         raise BotChanged(_stop_text(outcome, reference, len(progress.records), directory))
-                    if seen:  # a signal whose _Stop was lost (its handler ran in the pool's fork hooks)
-                        raise _Stop(seen[0])
+                    stopped.check()  # a signal whose Stop was lost (its handler ran in the pool's fork hooks)
                     if on_progress is not None:
                         on_progress(progress)
                     if stopped_by is None and _sprt_done(config, progress.records):
                         stopped_by = "sprt"
                         runner.stop()
-            except _Stop as e:
+            except Stop as e:
+                stopped.cleaning = True
                 stopped_by = signal.Signals(e.signum).name
                 runner.stop()
                 # Matches that finish while the others stop are kept too.
@@ -544,8 +502,8 @@ def run_tournament(
                     played += _take(outcome, store, progress, errors, reference)
             finally:
                 runner.close()
-            if seen and stopped_by is None:
-                stopped_by = signal.Signals(seen[0]).name
+            if stopped.signum is not None and stopped_by is None:
+                stopped_by = signal.Signals(stopped.signum).name
         records = sorted(progress.records, key=lambda r: r.match_index)
     return TournamentResult(
         tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory, seed, config.seed is None
@@ -568,8 +526,7 @@ def tournament_seed(config: TournamentConfig, store: Store) -> int:
 def check_secrets(config: TournamentConfig) -> None:
     """TournamentError, before any match, for a file that would show a bot the seed: a readable config holding
     it, or a results directory that bots may enter (its store keeps the seed, and each log its deal set's)."""
-    from ..bots.sandbox import Access, readable_by_bots
-    from ..config.match import seed_file_problem
+    from ..bots.sandbox import Access, readable_by_bots, seed_file_problem
 
     if config.seed is not None:
         instead = "leave it out: a secret seed is then drawn and kept in the results directory"

@@ -4,8 +4,9 @@
 It looks only at the request's view (what its seat may see) and the rules from hello,
 values every legal action by how it changes an estimate of the grid scores, and plays
 the best. Standard library only. The protocol is done by the Python starter kit's
-library, golfbot.py, a copy of kits/python/golfbot.py next to this file: a bot's files
-are its folder (a sandbox shows the bot nothing else, and its fingerprint covers them).
+library, golfbot.py, generated from kits/python/golfbot.py next to this file (make
+samples): a bot's files are its folder (a sandbox shows the bot nothing else, and its
+fingerprint covers them).
 See random_bot.py for the bare protocol.
 """
 
