@@ -413,6 +413,7 @@ class _Checker:
     def __init__(self, doc: dict[str, Any], log: MatchLog) -> None:
         self.doc = doc  # the JSON as it is, only to name a step in a message
         self.log = log
+        self.bots = [p.is_bot for p in log.players]  # read once: check_by asks at every step
         self.holes_checked = 0
 
     def fail(self, where: object, message: str) -> _Invalid:
@@ -696,9 +697,8 @@ class _Checker:
         requests: dict[int, tuple[int, int]],
         last_request: int,
     ) -> None:
-        player = self.log.players[seat]
         by, request = step.by, step.request
-        if not player.is_bot:
+        if not self.bots[seat]:
             if by is not Chooser.BUILTIN:
                 raise self.fail(where, f"field by: {by.value!r}, but seat {seat} is a built-in player")
             if request is not None or step.ms is not None:
