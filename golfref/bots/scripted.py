@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config.match import PlayerSpec
-from ..config.sandbox_spec import SandboxSpec
 from ..game.cards import Rank, parse_card
 from ..game.engine import Action, Decision, Pile
 from ..game.policies import Policy
@@ -53,7 +52,7 @@ from .process import (
     bot_environment,
     short_repr,
 )
-from .sandbox import OFF
+from .sandbox import OFF, SandboxSpec
 
 __all__ = [
     "Always",
