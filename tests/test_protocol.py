@@ -391,8 +391,8 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
     """One protocol version, in golfref/__init__.py: process.py reads it without importing
     protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox,
     its system-call filter and its control groups are process plumbing too; of the config, only the
-    sandbox's settings as values and where a program is found; of the game, only its hot-path helpers
-    (game/fast.py, which imports nothing)."""
+    sandbox's settings as values and where a program is found; of the game, only the hot path's
+    helpers (game/fast.py, which imports nothing)."""
     code = (
         "import json, sys, golfref.bots.process\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'golfref')))"
