@@ -56,7 +56,8 @@ from golfref.game.rules import resolve_rules, rules_from_dict
 from golfref.game.view import events_for, view
 from golfref.match.referee import MatchInterrupted, MatchResult, run_match
 from golfref.record.faults import FaultKind, SeatStatus
-from golfref.record.log import history_from_log, parse_log, read_log
+from golfref.record.log import parse_log, read_log
+from golfref.record.matchlog import history_from_log
 
 ROOT = Path(__file__).resolve().parent.parent
 GENEROUS = 10_000  # ms: only a broken bot or referee takes this long
