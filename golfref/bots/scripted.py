@@ -38,7 +38,7 @@ from typing import Any, Protocol
 
 from ..config.match import PlayerSpec
 from ..config.sandbox_spec import SandboxSpec
-from ..game.cards import Rank, parse_card
+from ..game.cards import Card, Rank, parse_card
 from ..game.engine import Action, Decision, Pile
 from ..game.policies import Policy
 from ..game.view import SeatView
@@ -124,7 +124,8 @@ class Ready:
 
 @dataclass(frozen=True)
 class Answer:
-    """Answer the open request: `action` (default: its first legal choice), under `id` (default: its id)."""
+    """Answer the open request: `action` (default: its first legal choice, ``stock`` for a message without
+    one), under `id` (default: the message's id, 0 for one without)."""
 
     action: str | None = None
     id: int | None = None
@@ -316,7 +317,7 @@ class PolicyBrain:
 def seat_view_from_json(data: Mapping[str, Any]) -> SeatView:
     """The `SeatView` a request's ``view`` was written from (the inverse of `SeatView.to_json`)."""
 
-    def card(name: str | None) -> Any:
+    def card(name: str | None) -> Card | None:
         return None if name is None else parse_card(name)
 
     target = data["first_target"]
@@ -347,7 +348,7 @@ def seat_view_from_json(data: Mapping[str, Any]) -> SeatView:
 
 @dataclass(order=True)
 class _Out:
-    """A line (or the end of stdout) the bot wrote at virtual time `at`."""
+    """A line the bot wrote at virtual time `at`, as the read that takes it will report it."""
 
     at: float
     order: int
@@ -358,10 +359,11 @@ class _Out:
 
 
 class ScriptedBot:
-    """A bot in this process, driven by a `Brain` on a `VirtualClock`, with a `BotProcess`'s interface.
+    """A bot in this process, driven by a `Brain` on a `VirtualClock`: a `launch.StartedBot`.
 
-    `read_line` and `take_unasked` are the pool's (`BotPool.read_line(bot, deadline)`) for a
-    process; the rest has the same names and meanings as `BotProcess`'s.
+    Its methods mean what they mean for a process (`launch`'s bot around a `BotProcess` in a
+    `BotPool`); deadlines and timeouts are on the virtual clock, which a wait moves forward
+    instead of sleeping.
     """
 
     def __init__(
@@ -571,7 +573,7 @@ class ScriptedBot:
     def _say(self, at: float, text: str) -> None:
         data = text.encode("utf-8", errors="surrogateescape")
         if len(data) > self._line_limit:
-            self._write(at, ReadStatus.TOO_LONG, raw=short_repr(data[:200], more=True))
+            self._write(at, ReadStatus.TOO_LONG, raw=short_repr(data, more=True))
         else:
             self._write(at, ReadStatus.LINE, text)
 
