@@ -78,6 +78,8 @@ class BotStartError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Proc:
+    """One process as /proc shows it: its state, parent, group, session and start time."""
+
     pid: int
     state: str
     ppid: int
@@ -128,6 +130,7 @@ def peek_exit(proc: subprocess.Popen[bytes]) -> tuple[bool, int | None]:
 
 
 def reap(pid: int) -> None:
+    """Reap the child `pid` if it has ended, without waiting; a pid that is not our child is let be."""
     try:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
@@ -135,6 +138,7 @@ def reap(pid: int) -> None:
 
 
 def kill(pid: int, sig: int) -> None:
+    """Send `sig` to `pid`; a process already gone is no error."""
     try:
         os.kill(pid, sig)
     except OSError:
@@ -354,6 +358,7 @@ def _watchdog_main(fd: int) -> None:  # pragma: no cover - runs in the forked ch
 
 
 def watchdog_send(line: str) -> None:
+    """Tell this process's watchdog of a bot group started (``+pid``) or closed (``-pid``)."""
     if _watchdog.fd is None or _watchdog.owner != os.getpid():
         return
     try:

@@ -167,11 +167,13 @@ class Mux:
         self._owners: dict[int, tuple[BotProcess, int]] = {}
 
     def register(self, fd: int, events: int, bot: BotProcess, stream: int) -> None:
+        """Watch `fd` for `events`, reporting them to `bot` as its `stream`; a watched fd is left as it is."""
         if fd not in self._owners:
             self._poller.register(fd, events)
             self._owners[fd] = (bot, stream)
 
     def unregister(self, fd: int) -> None:
+        """Stop watching `fd`, if it is watched."""
         if self._owners.pop(fd, None) is not None:
             try:
                 self._poller.unregister(fd)
@@ -192,6 +194,7 @@ class Mux:
         return bool(events)
 
     def wait_writable(self, bot: BotProcess, fd: int, deadline: float) -> bool:
+        """Service every stream until `bot`'s stdin `fd` can take more, or `deadline` passes (False)."""
         bot._writable = False
         self.register(fd, WRITE, bot, IN)
         try:
