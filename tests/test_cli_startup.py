@@ -25,7 +25,7 @@ runner = CliRunner()
 # What a plain `golfref --help` or `golfref score` must not import: each costs start-up time
 # and only some commands need it.
 HEAVY = (
-    "yaml", "jsonschema", "orjson", "rich", "golfref.config.match", "golfref.match.referee", "golfref.bots.process",
+    "yaml", "jsonschema", "orjson", "rich", "golfref.config.match", "golfref.match.referee", "golfref.bots.bot_process",
     "golfref.record.validate", "golfref.show.pretty", "golfref.record.log", "golfref.show.progress",
 )  # fmt: skip
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from golfref.bots.framing import ReadStatus
 from golfref.bots.launch import Launcher, ProcessLauncher, StartedBot, StartFailed
-from golfref.bots.process import ReadStatus
 from golfref.bots.sandbox import OFF
 from golfref.config.match import PlayerSpec, parse_config
 from golfref.config.sandbox_spec import SandboxSpec

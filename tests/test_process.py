@@ -23,17 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from golfref.bots.process import (
-    LINE_LIMIT,
-    STDERR_LIMIT,
-    UNASKED_LIMIT,
-    BotPool,
-    BotProcess,
-    BotStartError,
-    ReadResult,
-    ReadStatus,
-    bot_environment,
-)
+from golfref.bots.bot_process import BotProcess
+from golfref.bots.environment import bot_environment
+from golfref.bots.framing import LINE_LIMIT, STDERR_LIMIT, UNASKED_LIMIT, ReadResult, ReadStatus
+from golfref.bots.lifetime import BotStartError
+from golfref.bots.multiplex import BotPool
 from tests.conftest import BOTS
 
 pytestmark = [
@@ -632,14 +626,14 @@ def test_a_forked_child_becomes_a_subreaper_of_its_own() -> None:
     that had started bots must ask for it again, or its bots' orphans go to init and linger."""
     import ctypes
 
-    from golfref.bots import process
+    from golfref.bots import lifetime
 
-    process._become_subreaper()
+    lifetime.become_subreaper()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child reports through its exit status
         code = 1
         try:
-            process._become_subreaper()
+            lifetime.become_subreaper()
             flag = ctypes.c_int(0)
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(37, ctypes.byref(flag), 0, 0, 0)  # PR_GET_CHILD_SUBREAPER

@@ -21,7 +21,7 @@ import jsonschema
 import pytest
 from hypothesis import given
 
-from golfref.bots import process
+from golfref.bots import environment
 from golfref.game.engine import Game
 from golfref.game.rules import PRESETS, KnockPenalty, Rules, resolve_rules
 from golfref.game.view import events_for, view
@@ -290,7 +290,7 @@ def test_schemas_are_valid_against_their_metaschema(name: str) -> None:
 
 
 def test_the_environment_announces_the_protocol_version() -> None:
-    assert process.bot_environment(None, 0)["GOLFREF_PROTOCOL"] == str(protocol.PROTOCOL_VERSION)
+    assert environment.bot_environment(None, 0)["GOLFREF_PROTOCOL"] == str(protocol.PROTOCOL_VERSION)
 
 
 # -- hello's rules: one JSON type per field ---------------------------------------------
@@ -388,13 +388,13 @@ def test_clip_cuts_long_values_and_keeps_short_ones() -> None:
 
 
 def test_the_process_layer_takes_the_version_without_the_message_layer() -> None:
-    """One protocol version, in golfref/__init__.py: process.py reads it without importing
+    """One protocol version, in golfref/__init__.py: the process layer reads it without importing
     protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox,
     its system-call filter and its control groups are process plumbing too; of the config, only the
     sandbox's settings as values and where a program is found; of the game, only the hot path's
     helpers (game/fast.py, which imports nothing)."""
     code = (
-        "import json, sys, golfref.bots.process\n"
+        "import json, sys, golfref.bots.bot_process\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'golfref')))"
     )
     done = subprocess.run(
@@ -402,7 +402,8 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True,
     )
     assert json.loads(done.stdout) == [
-        "golfref", "golfref.bots", "golfref.bots.cgroups", "golfref.bots.process", "golfref.bots.sandbox",
+        "golfref", "golfref.bots", "golfref.bots.bot_process", "golfref.bots.cgroups", "golfref.bots.environment",
+        "golfref.bots.framing", "golfref.bots.lifetime", "golfref.bots.multiplex", "golfref.bots.sandbox",
         "golfref.bots.seccomp", "golfref.config", "golfref.config.programs", "golfref.config.sandbox_spec",
         "golfref.game", "golfref.game.fast",
     ]  # fmt: skip

@@ -28,7 +28,7 @@ import jsonschema
 import pytest
 import yaml
 
-from golfref.bots.process import LINE_LIMIT
+from golfref.bots.framing import LINE_LIMIT
 from golfref.bots.scripted import (
     Always,
     Answer,

@@ -848,7 +848,7 @@ def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing
 def test_the_bubblewrap_trial_leaves_no_child_behind() -> None:
     """bubblewrap's PID-namespace init can outlive the trial's bwrap and come to a referee, a child
     subreaper, as a zombie nobody reaps (it failed later tests' checks for leftovers)."""
-    from golfref.bots import process
+    from golfref.bots import lifetime
 
     def children() -> set[int]:
         me, found = str(os.getpid()), set()
@@ -862,7 +862,7 @@ def test_the_bubblewrap_trial_leaves_no_child_behind() -> None:
                     found.add(int(name))
         return found
 
-    process._become_subreaper()  # as a referee is once its first bot started
+    lifetime.become_subreaper()  # as a referee is once its first bot started
     before = children()
     for _ in range(3):
         assert sandbox.bubblewrap_problem.__wrapped__() is None  # the trial itself, not its cached verdict

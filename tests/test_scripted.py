@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from golfref.bots.framing import ReadStatus
 from golfref.bots.launch import StartedBot
-from golfref.bots.process import ReadStatus
 from golfref.bots.scripted import (
     Always,
     Answer,

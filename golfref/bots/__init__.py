@@ -1,7 +1,9 @@
-"""Bots as processes: framing of JSON lines, multiplexing, the process tree's lifetime, the sandbox
-and the fingerprint of a bot's files; `launch`, the one door through which the match loop gets a
-started bot for a seat; `scripted`, bots in the referee's own process (a script or a Python policy,
-on a virtual clock) behind the same door.
+"""Bots as processes: `framing` of their lines, `multiplex` (many bots' pipes waited on at once),
+`lifetime` (the process tree started, killed and reaped), `environment`, `bot_process` (one bot
+program, `BotProcess`, built of those), the sandbox and the fingerprint of a bot's files;
+`launch`, the one door through which the match loop gets a started bot for a seat; `scripted`,
+bots in the referee's own process (a script or a Python policy, on a virtual clock) behind the
+same door.
 
 May import: golfref.game, golfref.config.
 """

@@ -24,8 +24,12 @@ from typing import Any, Protocol
 
 from ..config.match import ConfigError, MatchConfig, PlayerSpec
 from ..config.sandbox_spec import SandboxSpec
+from .bot_process import BotProcess
+from .environment import bot_environment
 from .fingerprint import bot_file, fingerprint
-from .process import BotPool, BotProcess, BotStartError, ReadResult, bot_environment
+from .framing import ReadResult
+from .lifetime import BotStartError
+from .multiplex import BotPool
 from .sandbox import OFF, Sandbox, SandboxError, seed_file_problem
 
 __all__ = [

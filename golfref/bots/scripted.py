@@ -20,7 +20,7 @@ place of ``time.monotonic``. A bot that stays silent makes `read_line` return
 it by what the bot takes, so a timeout, the time bank and the match time come out as they
 would for a process, without waiting, and the same script gives the same log every time.
 
-Lines are delivered as a process's would be once framed (see `golfref.bots.process`): a
+Lines are delivered as a process's would be once framed (see `golfref.bots.framing`): a
 `Say` is one decoded line, and one longer than the line limit is `ReadStatus.TOO_LONG`;
 `NotUtf8` gives the bytes of a line that does not decode. Lines a bot writes before a send
 cannot answer it and come back from `take_unasked`, as for a process. The model is a bot
@@ -42,17 +42,9 @@ from ..game.cards import Card, Rank, parse_card
 from ..game.engine import Action, Decision, Pile
 from ..game.policies import Policy
 from ..game.view import SeatView
+from .environment import bot_environment
+from .framing import LINE_LIMIT, STDERR_LIMIT, UNASKED_LIMIT, CappedBytes, ReadResult, ReadStatus, short_repr
 from .launch import StartFailed
-from .process import (
-    LINE_LIMIT,
-    STDERR_LIMIT,
-    UNASKED_LIMIT,
-    CappedBytes,
-    ReadResult,
-    ReadStatus,
-    bot_environment,
-    short_repr,
-)
 from .sandbox import OFF
 
 __all__ = [

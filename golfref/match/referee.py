@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..bots.framing import ReadResult, ReadStatus
 from ..bots.launch import LauncherFactory, ProcessLauncher, StartedBot, StartFailed, match_seed_problem
-from ..bots.process import ReadResult, ReadStatus
 from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
@@ -707,7 +707,7 @@ def run_match(
     `human` makes the terminal seat of each `builtin: human` player, from its seat and the
     players' names (`match.seat.SeatFactory`; the command line passes golfref.show.human_seat's);
     a config with such a player and no `human` is a ValueError, before anything starts.
-    `stop`, when given, is asked at the referee's waits (at least every `process._CHECK_EVERY`
+    `stop`, when given, is asked at the referee's waits (at least every `multiplex._CHECK_EVERY`
     seconds of a wait for a bot, and after each bot starts): once it says yes, the match stops as
     on SIGINT, at a point where the stop cannot be lost. A caller that stops matches this way
     sends no signal, so no handler can run inside a lock, a finalizer or a fork hook.

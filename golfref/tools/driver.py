@@ -13,7 +13,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..bots.process import BotPool, BotProcess, BotStartError, ReadResult, ReadStatus
+from ..bots.bot_process import BotProcess
+from ..bots.framing import ReadResult, ReadStatus
+from ..bots.lifetime import BotStartError
+from ..bots.multiplex import BotPool
 from ..match import protocol
 from ..record.faults import EXIT_WAIT, FaultKind  # the referee's wait for a closed bot's exit status, reported alike
 

@@ -284,7 +284,7 @@ def _worker_init(parent: int, stopping: Any) -> None:
     from ..match.stopping import STOP_SIGNALS
 
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-    from ..bots.process import libc_prctl
+    from ..bots.lifetime import libc_prctl
 
     prctl = libc_prctl()
     if prctl is not None:
