@@ -32,7 +32,7 @@ from golfref.tools.botcheck import (
     STDOUT_CHECK,
     BotCommand,
     BotWontStart,
-    CheckReport,
+    CheckRun,
     Outcome,
     build_groups,
     check_bot,
@@ -48,11 +48,11 @@ GENEROUS = TimeControl(startup_ms=20_000, move_ms=10_000)
 runner = CliRunner()
 
 
-def run(bot: Path, presets: tuple[str, ...], layouts: tuple[str, ...], *args: str) -> CheckReport:
+def run(bot: Path, presets: tuple[str, ...], layouts: tuple[str, ...], *args: str) -> CheckRun:
     return check_bot(BotCommand((sys.executable, str(bot), *args)), presets, layouts, time_control=GENEROUS)
 
 
-def failed(report: CheckReport) -> dict[str, str]:
+def failed(report: CheckRun) -> dict[str, str]:
     return {r.name: r.message for r in report.results if r.outcome is Outcome.FAIL}
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from golfref.config.match import FailOn
 from golfref.record.signing import SignatureCheck, SignatureStatus
-from golfref.record.validate import Report, Status
+from golfref.record.validate import Status, Validation
 from golfref.show.check_bot_text import report_lines, rules_line
 from golfref.show.tournament_text import verdict_lines
 from golfref.show.validation_text import check_json, check_line
@@ -130,9 +130,9 @@ def test_check_bot_lines() -> None:
 
 
 def test_replay_check_verdicts() -> None:
-    valid = Report(Status.VALID, "", holes_checked=3)
-    missing = Report(Status.NOT_A_LOG, "no such file")
-    bad = Report(Status.TAMPERED, "digest mismatch")
+    valid = Validation(Status.VALID, "", holes_checked=3)
+    missing = Validation(Status.NOT_A_LOG, "no such file")
+    bad = Validation(Status.TAMPERED, "digest mismatch")
     sig = SignatureCheck(SignatureStatus.SIGNED, "k1", "signed by key k1")
     assert check_line("a.json", valid, None) == "a.json: valid"
     assert check_line("a.json", valid, sig) == "a.json: valid; signed by key k1"

@@ -27,7 +27,7 @@ from golfref.match.outputs import transcript_path
 from golfref.match.referee import run_match
 from golfref.match.seat_messages import log_messages
 from golfref.record.log import read_log
-from golfref.tools.botreplay import ReplayError, load_script, replay_bot
+from golfref.tools.rerun import RerunError, load_script, rerun_seat
 
 from .conftest import BOTS, ROOT, TESTS, default_signals
 
@@ -54,7 +54,7 @@ def test_every_sample_log_replays_with_the_bot_that_played_it(name: str, seat: i
     script = load_script(str(LOGS / name), seat)
     assert script.source == "rebuilt from the log" and script.cwd == "tests/bots"
     argv = [sys.executable, *script.command[1:]]  # the log says python3; this interpreter is one
-    result = replay_bot(script, argv, seat, str(ROOT / script.cwd), script.env, timeout=30)
+    result = rerun_seat(script, argv, seat, str(ROOT / script.cwd), script.env, timeout=30)
     assert result.divergence is None, result.divergence.line() if result.divergence else ""
     assert result.matched == len(script.requests) > 0
 
@@ -161,7 +161,7 @@ def test_rebuilt_messages_are_what_the_referee_sent_and_the_transcript_replays(t
         assert rebuilt == sent
     script = load_script(str(log), 0)
     assert script.source == "transcript"
-    result = replay_bot(script, script.command, 0, None, {}, timeout=30)
+    result = rerun_seat(script, script.command, 0, None, {}, timeout=30)
     assert result.divergence is None and result.matched == len(script.requests)
 
 
@@ -174,7 +174,7 @@ def test_a_transcript_showing_more_than_the_seat_saw_is_refused(tmp_path: Path) 
     request["view"]["grids"][0] = ["AS" if c is None else c for c in request["view"]["grids"][0]]
     first["line"] = json.dumps(request, separators=(",", ":"))
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    with pytest.raises(ReplayError, match="is not what seat 2 could see then"):
+    with pytest.raises(RerunError, match="is not what seat 2 could see then"):
         load_script(str(log), 2)
     result = runner.invoke(app, ["replay-bot", str(log), "--seat", "2"])
     assert result.exit_code == EXIT_USAGE and result.stdout == ""

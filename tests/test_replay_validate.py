@@ -27,7 +27,7 @@ from golfref.cli.options import output_width, use_color
 from golfref.game.rules import resolve_rules
 from golfref.record import validate as replay_module
 from golfref.record.log import compute_digest
-from golfref.record.validate import TAMPERED_MESSAGE, Report, Status, validate, validate_file
+from golfref.record.validate import TAMPERED_MESSAGE, Status, Validation, validate, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "logs"
@@ -1062,7 +1062,7 @@ def test_the_compiled_check_agrees_with_the_schema_on_damaged_logs() -> None:
         changed = compute_digest(doc) != base["digest"]
         assert validate(doc).status is (Status.TAMPERED if changed else Status.VALID)
         doc["digest"] = compute_digest(doc)
-        assert isinstance(validate(doc), Report)
+        assert isinstance(validate(doc), Validation)
     assert verdicts == {True, False}  # some edits are well-formed (a name changed, a card swapped)
     assert check(base)
 
@@ -1284,7 +1284,7 @@ def test_control_characters_in_messages_are_escaped(tmp_path: Path) -> None:
 
 def test_report_is_a_frozen_value() -> None:
     report = validate_file(LOGS / "standard_2p.json")
-    assert isinstance(report, Report)
+    assert isinstance(report, Validation)
     with pytest.raises(AttributeError):
         report.status = Status.INVALID  # type: ignore[misc]
     assert report.to_json() == {"status": "valid", "message": report.message, "holes_checked": 3}

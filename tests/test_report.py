@@ -1,4 +1,4 @@
-"""golfref/show/report.py: what `golfref score` and `golfref run` print, built in the library."""
+"""golfref/show/summary.py: what `golfref score` and `golfref run` print, built in the library."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from golfref.match.referee import MatchResult
 from golfref.record.faults import FLUSH_FIXES, Fault, FaultKind, SeatStatus, fault_hint, silence_hint
 from golfref.record.log import read_log
 from golfref.record.stderr import TERMINAL_STDERR_LINES as STDERR_TAIL
-from golfref.show.report import fault_report, score_json, score_lines, standings_lines, summary_json
+from golfref.show.summary import fault_lines, score_json, score_lines, standings_lines, summary_json
 
 HOSTILE = "\x1b[31mevil[bold]x[/]"
 
@@ -77,7 +77,7 @@ def test_standings_lines_best_first_with_faults_escaped(result: MatchResult) -> 
 
 
 def test_fault_report_shows_the_line_a_hint_and_the_stderr_tail(result: MatchResult) -> None:
-    lines = fault_report(result)
+    lines = fault_lines(result)
     assert lines[0].startswith("golfref: \\x1b[31mevil[bold]x[/] (seat 0): not_json: bad ")
     assert lines[1].startswith("  the line: ") and lines[1].endswith("...")
     assert lines[2].startswith("  hint: ")
@@ -109,7 +109,7 @@ def test_several_faults_are_counted_by_kind_in_the_text_and_the_json(result: Mat
         Fault(0, FaultKind.NOT_JSON, "not JSON", "x", 1, 9, 30),
     )
     several = dataclasses.replace(result, faults=more)
-    lines = fault_report(several)
+    lines = fault_lines(several)
     assert lines[0].startswith("golfref: \\x1b[31mevil[bold]x[/] (seat 0): not_json (and 2 more): bad ")
     assert lines[1] == "  faults by kind: not_json 2, timeout 1"
     data = summary_json(several)

@@ -217,13 +217,12 @@ def replay_bot(
     answer that differs from the log's is reported with the request that caused it.
     See docs/BOT_TOOLS.md.
     """
-    from ..tools.botreplay import RejectedLog, ReplayError, load_script
-    from ..tools.botreplay import replay_bot as run_replay
+    from ..tools.rerun import RejectedLog, RerunError, load_script, rerun_seat
 
     path, command = args[0], args[1:]
     try:
         script = load_script(path, seat)
-    except ReplayError as e:
+    except RerunError as e:
         fail(sanitize(str(e)), EXIT_FAULTED if isinstance(e, RejectedLog) else EXIT_USAGE)
     if stop_at is not None and stop_at not in script.requests:
         shown = script.requests
@@ -234,7 +233,7 @@ def replay_bot(
     argv = command or list(script.command)
     err(f"golfref: replaying {len(script.requests)} requests to seat {seat} ({script.source}): {' '.join(argv)}")
 
-    result = run_replay(script, argv, seat, cwd, env, timeout, stop_at, _pause, _answered(stop_at))
+    result = rerun_seat(script, argv, seat, cwd, env, timeout, stop_at, _pause, _answered(stop_at))
     if result.divergence is not None:
         d = result.divergence
         out(sanitize(one_line(d.line())))

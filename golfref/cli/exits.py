@@ -21,7 +21,7 @@ from .output import err, one_line
 if TYPE_CHECKING:
     from ..config.match import ConfigError
     from ..record.signing import SignatureCheck
-    from ..record.validate import Report
+    from ..record.validate import Validation
 
 EXIT_OK = 0
 EXIT_FAULTED = 1
@@ -256,7 +256,7 @@ class ExitPolicy:
         self.exit(EXIT_USAGE)
 
     def of_replay_check(
-        self, reports: list[Report], signatures: list[SignatureCheck | None] | None = None, trusting: bool = False
+        self, reports: list[Validation], signatures: list[SignatureCheck | None] | None = None, trusting: bool = False
     ) -> int:
         """`golfref replay --check` exits 0 only when every log is valid and none is forged; with
         --trust (`trusting`), only when every one is also signed by the trusted key under its own name."""

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ..record.matchlog import MatchLog
     from ..record.signing import SignatureCheck
-    from ..record.validate import Report
+    from ..record.validate import Validation
 
 
 def replay(
@@ -202,7 +202,7 @@ def _match_lines(
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
 
 
-def _signature(path: str, report: Report, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
+def _signature(path: str, report: Validation, trusted: Ed25519PublicKey | None, asked: bool) -> SignatureCheck | None:
     """The signature verdict shown for the log at `path`: always when `asked` (--trust), else only for a signed log."""
     from ..record.matchlog import has_signature
 

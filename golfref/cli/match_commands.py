@@ -182,7 +182,7 @@ def run(
     from ..match.referee import run_match
     from ..record.faults import SeatStatus
     from ..show.human_seat import HumanSeat
-    from ..show.report import fault_report, standings_lines, summary_json
+    from ..show.summary import fault_lines, standings_lines, summary_json
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")
@@ -211,7 +211,7 @@ def run(
         for line in standings_lines(result):
             out(line)
         if not quiet:
-            for line in fault_report(result):
+            for line in fault_lines(result):
                 err(line)
     ended = any(s is SeatStatus.DISQUALIFIED for s in result.statuses)
     if fail_on.fails(ended, bool(result.faults)):
@@ -268,7 +268,7 @@ def play(
     from ..match.referee import run_match
     from ..show.human_seat import HumanSeat
     from ..show.pretty import MIN_WIDTH
-    from ..show.report import standings_lines
+    from ..show.summary import standings_lines
 
     if log is not None and not log.strip():
         fail("--log: the path is empty")

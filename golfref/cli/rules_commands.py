@@ -26,7 +26,7 @@ def score(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Score one fully revealed grid; the grid's shape sets the layout."""
-    from ..show.report import score_json, score_lines
+    from ..show.summary import score_json, score_lines
 
     try:
         cards = parse_grid(grid)

@@ -71,7 +71,7 @@ from .matchlog import (
 )
 from .schema_check import compile_check
 
-__all__ = ["Status", "Report", "TAMPERED_MESSAGE", "validate", "validate_file", "log_schema"]
+__all__ = ["Status", "Validation", "TAMPERED_MESSAGE", "validate", "validate_file", "log_schema"]
 
 
 class Status(enum.Enum):
@@ -90,7 +90,7 @@ class Status(enum.Enum):
 
 
 @dataclass(frozen=True)
-class Report:
+class Validation:
     """The outcome of validating one log."""
 
     status: Status
@@ -124,50 +124,50 @@ class _Invalid(Exception):
 # -- reading -------------------------------------------------------------------------------
 
 
-def validate_file(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> Report:
+def validate_file(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> Validation:
     """Read and validate one log file (of at most `max_bytes`); an unreadable file is INVALID (never an exception)."""
     try:
         doc = read_log(path, max_bytes)
     except TamperedLog as e:
-        return Report(Status.TAMPERED, str(e), 0, None)
+        return Validation(Status.TAMPERED, str(e), 0, None)
     except NotALog as e:
-        return Report(Status.NOT_A_LOG, str(e), 0, None)
+        return Validation(Status.NOT_A_LOG, str(e), 0, None)
     except LogError as e:
-        return Report(Status.INVALID, str(e), 0, None)
+        return Validation(Status.INVALID, str(e), 0, None)
     return validate(doc)
 
 
 # -- the three layers ------------------------------------------------------------------------
 
 
-def validate(doc: dict[str, Any]) -> Report:
+def validate(doc: dict[str, Any]) -> Validation:
     """Validate a parsed log: integrity, then schema, then re-simulation (see the module docstring)."""
     problem = not_a_log(doc)
     if problem is not None:
-        return Report(Status.NOT_A_LOG, problem, 0, None)
+        return Validation(Status.NOT_A_LOG, problem, 0, None)
     digest = sealed_digest(doc)
     if isinstance(digest, str):
         try:
             actual = compute_digest(doc)
         except LogError as e:
-            return Report(Status.INVALID, str(e), 0, doc)
+            return Validation(Status.INVALID, str(e), 0, doc)
         if actual != digest:
-            return Report(Status.TAMPERED, TAMPERED_MESSAGE, 0, doc)
+            return Validation(Status.TAMPERED, TAMPERED_MESSAGE, 0, doc)
     if not _well_formed()(doc):
         problem = _schema_problem(doc) or _float_problem(doc)
         if problem is not None:
-            return Report(Status.INVALID, problem, 0, doc)
+            return Validation(Status.INVALID, problem, 0, doc)
     try:
         log = read_match_log(doc)
     except MalformedLog as e:
-        return Report(Status.INVALID, str(e), 0, doc)
+        return Validation(Status.INVALID, str(e), 0, doc)
     checker = _Checker(doc, log)
     try:
         message = checker.run()
     except _Invalid as e:
-        return Report(Status.INVALID, str(e), checker.holes_checked, doc)
+        return Validation(Status.INVALID, str(e), checker.holes_checked, doc)
     status = Status.VALID if log.complete else Status.INCOMPLETE
-    return Report(status, message, checker.holes_checked, doc)
+    return Validation(status, message, checker.holes_checked, doc)
 
 
 # -- layer 2: the schema -----------------------------------------------------------------------

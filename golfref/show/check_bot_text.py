@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..tools.botcheck import BotCommand, CheckReport, CheckResult, Outcome
+from ..tools.botcheck import BotCommand, CheckResult, CheckRun, Outcome
 from .junit import Case, write_cases
 from .terminal import sanitize
 
@@ -25,13 +25,13 @@ def result_lines(result: CheckResult) -> list[str]:
     return [sanitize(result.line()), *(f"      {sanitize(line)}" for line in result.details())]
 
 
-def report_lines(report: CheckReport) -> list[str]:
+def report_lines(report: CheckRun) -> list[str]:
     """The lines after the checks': where the run stopped (if it did), the decision times, the summary."""
     stopped = report.stopped_line()
     return [*([] if stopped is None else [stopped]), report.times_line(), report.summary()]
 
 
-def write_report_junit(path: str, report: CheckReport, command: BotCommand) -> None:
+def write_report_junit(path: str, report: CheckRun, command: BotCommand) -> None:
     """Write the report as JUnit XML, a test case per check (a failed check fails its case, a skipped one skips)."""
     cases = [
         Case(

@@ -12,7 +12,7 @@ from ..stats import tables as stats_tables
 from ..stats.stats import pooled_sd_ratio
 from ..tournament.results import TournamentResults
 from .junit import Case, junit_extras, write_junit
-from .report import bot_change_lines, tournament_fault_lines
+from .summary import bot_change_lines, tournament_fault_lines
 from .terminal import sanitize
 
 CSV_TABLES = ("standings", "pairwise")

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..record.signing import SignatureCheck
-from ..record.validate import Report, Status
+from ..record.validate import Status, Validation
 
 
-def check_line(path: str, report: Report, signature: SignatureCheck | None) -> str:
+def check_line(path: str, report: Validation, signature: SignatureCheck | None) -> str:
     """The log at `path`'s verdict, and its signature's when there is one (the message may hold newlines)."""
     if report.status is Status.VALID:
         line = f"{path}: valid"
@@ -22,7 +22,7 @@ def check_line(path: str, report: Report, signature: SignatureCheck | None) -> s
 
 
 def check_json(
-    paths: Sequence[str], reports: Sequence[Report], signatures: Sequence[SignatureCheck | None], trusting: bool
+    paths: Sequence[str], reports: Sequence[Validation], signatures: Sequence[SignatureCheck | None], trusting: bool
 ) -> str:
     """The verdicts as one JSON array, an object per log (with `signature` for a signed log, or every one when
     `trusting` a key)."""

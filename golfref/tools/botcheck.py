@@ -54,7 +54,7 @@ __all__ = [
     "NothingToCheck",
     "Outcome",
     "CheckResult",
-    "CheckReport",
+    "CheckRun",
     "BotCommand",
     "check_bot",
 ]
@@ -156,7 +156,7 @@ class CheckResult:
 
 
 @dataclass(frozen=True)
-class CheckReport:
+class CheckRun:
     """Every check's result, and the bot's decision times."""
 
     results: tuple[CheckResult, ...]
@@ -913,7 +913,7 @@ def check_bot(
     on_result: Callable[[CheckResult], None] | None = None,
     options: Mapping[str, object] | None = None,
     players: int = 2,
-) -> CheckReport:
+) -> CheckRun:
     """Run every check for the presets and layouts the bot claims (and `fuzz` random positions).
 
     `options` are rule options on top of every preset (a check's own options stay its own);
@@ -956,4 +956,4 @@ def check_bot(
     else:
         not_run += 1
     seconds = time.monotonic() - run.began
-    return CheckReport(tuple(results), tuple(run.times), run.tc, stopped, not_run, run.starts, seconds)
+    return CheckRun(tuple(results), tuple(run.times), run.tc, stopped, not_run, run.starts, seconds)

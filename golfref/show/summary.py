@@ -3,7 +3,7 @@
 The command line prints these lines and objects; they are built here so that the CLI stays
 a shell and other front ends (a tournament runner, a viewer) print the same thing. Text a
 bot controls goes through `terminal.sanitize`. Cheap to import: `golfref score` uses it at
-start-up, so the referee is imported only for typing and by `fault_report` when called.
+start-up, so the referee is imported only for typing and by `fault_lines` when called.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..tournament.runner import BotChange, PlayerFaults
 
 __all__ = [
-    "fault_report",
+    "fault_lines",
     "score_json",
     "score_lines",
     "standings_lines",
@@ -152,7 +152,7 @@ def standings_lines(result: MatchResult) -> list[str]:
     return lines
 
 
-def fault_report(result: MatchResult) -> list[str]:
+def fault_lines(result: MatchResult) -> list[str]:
     """What a bot author needs to see of each faulted seat: its first fault's line, a hint, its stderr's tail."""
     from ..record.faults import fault_hint
 

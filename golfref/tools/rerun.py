@@ -28,14 +28,14 @@ from ..record.stderr import REPLAY_STDERR_LINES, stderr_tail
 from ..record.validate import Status, validate_file
 from .driver import BotDriver, Reply
 
-__all__ = ["ReplayError", "Script", "Divergence", "ReplayResult", "load_script", "replay_bot"]
+__all__ = ["RerunError", "Script", "Divergence", "RerunResult", "load_script", "rerun_seat"]
 
 
-class ReplayError(Exception):
+class RerunError(Exception):
     """The log, the seat or the transcript cannot be replayed (one line)."""
 
 
-class RejectedLog(ReplayError):
+class RejectedLog(RerunError):
     """The log failed its validation (invalid or tampered): a verdict on the log, as `replay --check` gives."""
 
 
@@ -75,7 +75,7 @@ class Divergence:
 
 
 @dataclass(frozen=True)
-class ReplayResult:
+class RerunResult:
     """How a replay went: the requests that matched, and the first divergence, if any."""
 
     matched: int
@@ -100,27 +100,27 @@ def _transcript_lines(path: Path) -> list[str]:
             except ValueError:
                 record = None
             if not isinstance(record, dict) or not isinstance(record.get("line"), str):
-                raise ReplayError(f"{path} line {number}: not a transcript line (a JSON object of ms, dir and line)")
+                raise RerunError(f"{path} line {number}: not a transcript line (a JSON object of ms, dir and line)")
             if record.get("dir") == "to_bot":
                 lines.append(record["line"])
     return lines
 
 
 def load_script(path: str, seat: int) -> Script:
-    """Validate the log and gather what `seat` was sent (ReplayError for what cannot be replayed)."""
+    """Validate the log and gather what `seat` was sent (RerunError for what cannot be replayed)."""
     report = validate_file(path)
     if report.status is Status.NOT_A_LOG:
-        raise ReplayError(f"{path}: {report.message}")
+        raise RerunError(f"{path}: {report.message}")
     if report.status in (Status.INVALID, Status.TAMPERED) or report.doc is None:
         raise RejectedLog(f"{path}: {report.status.value}: {report.message}")
     log = read_match_log(report.doc)
     players = log.players
     if not 0 <= seat < len(players):
-        raise ReplayError(f"--seat {seat}: the match has {len(players)} seats (0 to {len(players) - 1})")
+        raise RerunError(f"--seat {seat}: the match has {len(players)} seats (0 to {len(players) - 1})")
     player = players[seat]
     if player.command is None:
         who = f"seat {seat} ({player.name}) is the built-in {player.builtin}"
-        raise ReplayError(f"--seat {seat}: {who}, not a bot: it was sent nothing")
+        raise RerunError(f"--seat {seat}: {who}, not a bot: it was sent nothing")
     messages = log_messages(log, rules_from_dict(dict(log.rules)), seat)
     source = "rebuilt from the log"
     tpath = transcript_path(Path(path), seat)
@@ -129,9 +129,9 @@ def load_script(path: str, seat: int) -> Script:
         # The transcript may go on past the log: the request open when a match was stopped.
         for i, message in enumerate(messages):
             if i >= len(sent):
-                raise ReplayError(f"{tpath}: it ends before the {message.kind} the log implies (message {i + 1})")
+                raise RerunError(f"{tpath}: it ends before the {message.kind} the log implies (message {i + 1})")
             if _without_budget(sent[i]) != _without_budget(message.line):
-                raise ReplayError(
+                raise RerunError(
                     f"{tpath}: message {i + 1} ({message.kind}) is not what seat {seat} could see then, as the "
                     f"engine derives it; not sending it (golfref audit {path} says more)"
                 )
@@ -160,7 +160,7 @@ def _same(expected_action: str | None, expected_fault: str | None, reply: Reply)
     return reply.fault is not None and reply.fault.value == expected_fault
 
 
-def replay_bot(
+def rerun_seat(
     script: Script,
     argv: Sequence[str],
     seat: int,
@@ -170,7 +170,7 @@ def replay_bot(
     stop_at: int | None = None,
     on_stop: Callable[[BotDriver, SeatMessage], None] | None = None,
     on_answer: Callable[[SeatMessage, Reply], None] | None = None,
-) -> ReplayResult:
+) -> RerunResult:
     """Play `script` to the bot `argv`; stop at the first divergence, or after request `stop_at`.
 
     `on_stop` is called before request `stop_at` is sent (the bot's pid is known then); that
@@ -182,13 +182,13 @@ def replay_bot(
         problem = driver.start()
         if problem is not None:
             first = script.messages[0]
-            return ReplayResult(0, Divergence(first, "a ready", f"could not start: {problem}", ""))
+            return RerunResult(0, Divergence(first, "a ready", f"could not start: {problem}", ""))
         for message in script.messages:
             if message.kind == "hello":
                 reply = driver.send(message.line) or driver.ready(timeout)
                 if reply.fault is not None:
                     tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
-                    return ReplayResult(0, Divergence(message, "a ready", _got(reply), tail))
+                    return RerunResult(0, Divergence(message, "a ready", _got(reply), tail))
                 continue
             if message.kind != "request":
                 driver.send(message.line)  # a notice: a bot that is gone shows at its next request
@@ -204,13 +204,13 @@ def replay_bot(
                 on_answer(message, reply)
             if not _same(expected.action, expected.fault, reply):
                 tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
-                return ReplayResult(matched, Divergence(message, expected.describe(), _got(reply), tail))
+                return RerunResult(matched, Divergence(message, expected.describe(), _got(reply), tail))
             matched += 1
             if stopping:
-                return ReplayResult(matched, None, stop_at)
+                return RerunResult(matched, None, stop_at)
             if reply.fault is not None and reply.fault in ALWAYS_DISQUALIFYING:
                 break  # the log's bot ended here too: nothing more was sent to it
         driver.finish(0.5)
-        return ReplayResult(matched, None)
+        return RerunResult(matched, None)
     finally:
         driver.close()
