@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install samples demo tournament-demo test compiled bench lint clean
+.PHONY: install samples demo tournament-demo test check compiled bench lint clean
 
 # The oldest Python golfref runs on, read from requires-python in pyproject.toml. A .venv made
 # with an older python is rebuilt, not reused: the check runs at every make (the stamp alone
@@ -92,9 +92,18 @@ COMPILED_TESTS := tests/test_cards.py tests/test_rules.py tests/test_config.py t
 PYTEST = $(BIN)/python -m pytest $(1); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests ran: pytest $(1)"; exit 1; fi; \
 	[ $$rc -eq 0 ] || exit $$rc
 
+# pytest-xdist spreads the tests over $(TEST_WORKERS) processes: most of a process test's time
+# is spent waiting for the bots it starts, so more workers than cores keep both cores busy.
+TEST_WORKERS ?= 6
+
 test: $(STAMP) compiled samples
-	@$(call PYTEST,)
-	@$(call PYTEST,--compiled $(COMPILED_TESTS))
+	@$(call PYTEST,-n $(TEST_WORKERS))
+	@$(call PYTEST,--compiled -n 2 $(COMPILED_TESTS))
+
+# The fast part while working: every test not marked `process` (no bot, browser, build or
+# sandbox), where a test that starts a process anyway fails, naming it (tests/conftest.py).
+check: $(STAMP) samples
+	@GOLFREF_TEST_NO_PROCESSES=1 $(call PYTEST,-m "not process" -n 2)
 
 # The engine (and the referee) once more with the compiled build, in a process of its own.
 bench: $(STAMP) compiled

@@ -6,16 +6,24 @@ compiled`, which `make test` runs), put first on sys.path before golfref is impo
 test skips, saying why, where that build is missing or stale. Without it, the tests check
 that they run against the pure package.
 
+`make check` sets GOLFREF_TEST_NO_PROCESSES=1 and runs the tests not marked `process`: there,
+a test that starts a process (subprocess, fork, spawn) fails at its end, naming what it
+started, so the fast part of the suite stays free of bots, browsers and builds and the
+`process` mark stays true.
+
 Profiles: `ci` (the default: a fixed, moderate number of examples) and `thorough`
 (on demand: `HYPOTHESIS_PROFILE=thorough make test`).
 """
 
 from __future__ import annotations
 
+import multiprocessing.util
 import os
 import signal
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -76,6 +84,39 @@ def default_signals(*ignored: signal.Signals) -> Callable[[], None]:
             signal.signal(sig, signal.SIG_IGN if sig in ignored else signal.SIG_DFL)
 
     return reset
+
+
+NO_PROCESSES = "GOLFREF_TEST_NO_PROCESSES"  # set by `make check`
+
+
+@pytest.fixture(autouse=True)
+def _no_processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Under `make check`, fail a test not marked `process` that starts one (see the module docstring).
+
+    The start is recorded and let through, and the test fails at its end: failing at the start
+    itself would leave a test hung whose process a thread of its own was starting."""
+    if os.environ.get(NO_PROCESSES) != "1" or request.node.get_closest_marker("process") is not None:
+        yield
+        return
+    started: list[str] = []
+
+    def recorded(what: str, start: Callable[..., Any]) -> Callable[..., Any]:
+        def starts(*args: Any, **kwargs: Any) -> Any:
+            started.append(what)
+            return start(*args, **kwargs)
+
+        return starts
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", recorded("subprocess.Popen", subprocess.Popen.__init__))
+    monkeypatch.setattr(
+        multiprocessing.util, "spawnv_passfds", recorded("multiprocessing", multiprocessing.util.spawnv_passfds)
+    )
+    for name in ("fork", "forkpty", "posix_spawn", "posix_spawnp"):
+        if hasattr(os, name):
+            monkeypatch.setattr(os, name, recorded(f"os.{name}", getattr(os, name)))
+    yield
+    if started:
+        pytest.fail(f"this test starts processes ({', '.join(sorted(set(started)))}): mark it pytest.mark.process")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

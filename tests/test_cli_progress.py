@@ -60,6 +60,7 @@ def run(tmp_path: Path, *args: str, tty: bool) -> tuple[int, str, str]:
     return code, stdout, b"".join(chunks).decode()
 
 
+@pytest.mark.process
 def test_live_line_on_a_terminal(tmp_path: Path) -> None:
     code, stdout, stderr = run(tmp_path, tty=True)
     assert code == 0, stderr
@@ -74,6 +75,7 @@ def test_live_line_on_a_terminal(tmp_path: Path) -> None:
     assert stdout.startswith("place") and "\x1b" not in stdout
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("flag", ["--quiet", "--json"])
 def test_no_live_line_with_quiet_or_json(tmp_path: Path, flag: str) -> None:
     code, stdout, stderr = run(tmp_path, flag, tty=True)
@@ -83,6 +85,7 @@ def test_no_live_line_with_quiet_or_json(tmp_path: Path, flag: str) -> None:
         assert json.loads(stdout)["players"][0]["name"] == "greedy"
 
 
+@pytest.mark.process
 def test_no_live_line_off_a_terminal(tmp_path: Path) -> None:
     code, stdout, stderr = run(tmp_path, tty=False)
     assert code == 0, stderr

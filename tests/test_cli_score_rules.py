@@ -258,6 +258,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_process_score_carla() -> None:
     proc = run_cli("score", "--preset", "classic", "--explain", CARLA)
     assert proc.returncode == 0, proc.stderr
@@ -267,6 +268,7 @@ def test_process_score_carla() -> None:
     assert "cancelled: column 0 (7♠ 7♣)" in lines
 
 
+@pytest.mark.process
 def test_process_usage_errors_exit_2_with_one_line() -> None:
     for args in (
         ["score", "--preset", "classic", "7S ZZ 5D / 7C 2S QD"],
@@ -281,6 +283,7 @@ def test_process_usage_errors_exit_2_with_one_line() -> None:
         assert len(lines) == 1 and lines[0].startswith("golfref: error: "), lines
 
 
+@pytest.mark.process
 def test_process_rules_json() -> None:
     proc = run_cli("rules", "--preset", "arena", "--set", "layout=2x2", "--json")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
@@ -288,6 +291,7 @@ def test_process_rules_json() -> None:
     assert data["knocking"] is True and data["swap_face"] == "down"
 
 
+@pytest.mark.process
 def test_process_bad_deck_digit_does_not_crash() -> None:
     """BUG (cards.parse_card): `golfref score "7S#² 3H"` is a malformed grid, so it must be a
     one-line `golfref: error:` with exit 2; parse_card leaks a bare ValueError instead, which

@@ -55,6 +55,7 @@ def loaded_after(argv: list[str]) -> set[str]:
     return set(json.loads(result.stderr.splitlines()[-1]))
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "argv", [["--help"], ["run", "--help"], ["score", "7S KH / 7C 2S"], ["score", "--explain", "7S KH / 7C 2S"]]
 )
@@ -104,6 +105,7 @@ def test_completion_options_are_offered() -> None:
     assert "--install-completion" in text and "--show-completion" in text
 
 
+@pytest.mark.process
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_show_completion_prints_a_script_for_the_shell() -> None:
     # typer detects the shell from the parent processes: run it from bash.
@@ -121,6 +123,7 @@ def test_show_completion_prints_a_script_for_the_shell() -> None:
     assert "complete -o default -F _golfref_completion golfref" in result.stdout
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("words", "cword", "expected"),
     [
@@ -138,6 +141,7 @@ def test_completion_completes_commands_and_options(words: str, cword: str, expec
     assert set(result.stdout.split()) == expected
 
 
+@pytest.mark.process
 def test_golfref_alone_prints_the_help_and_exits_2() -> None:
     # typer reports "no command" as a usage error whose message is the whole help: it is
     # printed as help, not squeezed into one `golfref: error:` line.
@@ -148,6 +152,7 @@ def test_golfref_alone_prints_the_help_and_exits_2() -> None:
     assert re.search(r"^\s+replay\s+Validate a game log", result.stderr, flags=re.M), result.stderr
 
 
+@pytest.mark.process
 def test_a_usage_error_is_one_line_naming_the_command() -> None:
     code = "import sys; sys.argv = ['golfref', 'run', 'x.yaml', '--zzzz']\nfrom golfref.cli.app import main\nmain()"
     result = python(code)

@@ -136,6 +136,7 @@ def _stats(records: Any) -> Any:
     ).to_json()
 
 
+@pytest.mark.process
 def test_a_cluster_tournament_gives_the_results_of_local_workers(tmp_path: Path, scheduler: str) -> None:
     private, public, _ = keygen(tmp_path / "key")
     local = run_tournament(_config(tmp_path, POOL, "local"), workers=2)
@@ -155,6 +156,7 @@ def test_a_cluster_tournament_gives_the_results_of_local_workers(tmp_path: Path,
             assert check.identity.file == found_as  # the name at the client, not the worker's scratch file
 
 
+@pytest.mark.process
 def test_the_cli_plays_on_a_cluster_as_on_local_workers(tmp_path: Path, scheduler: str) -> None:
     players = "".join(f"  - {p}\n" for p in POOL)
     path = tmp_path / "t.yaml"
@@ -172,6 +174,7 @@ def test_the_cli_plays_on_a_cluster_as_on_local_workers(tmp_path: Path, schedule
     assert runs["remote"] == runs["local"] and runs["local"].count("\n") == 4
 
 
+@pytest.mark.process
 def test_a_worker_killed_mid_match_changes_nothing_and_leaves_no_bot(tmp_path: Path, scheduler: str) -> None:
     # The bot is greedy behind a gate: its first two starts play, the next ones wait, so each
     # worker is in the middle of a match when one of them is killed.
@@ -272,6 +275,7 @@ def test_a_bot_whose_file_differs_on_a_worker_is_refused(
         assert store.matches() == []
 
 
+@pytest.mark.process
 def test_an_interrupted_client_resumes_to_the_same_results(tmp_path: Path, scheduler: str) -> None:
     local = run_tournament(_config(tmp_path, POOL, "local"), workers=2)
     cfg = _config(tmp_path, POOL, "remote")
@@ -297,6 +301,7 @@ def test_an_interrupted_client_resumes_to_the_same_results(tmp_path: Path, sched
     assert _comparable(again.records) == _comparable(local.records)
 
 
+@pytest.mark.process
 def test_uploaded_bots_run_from_the_workers_copy_with_their_run_bit(tmp_path: Path, scheduler: str) -> None:
     bots = tmp_path / "bots"
     bots.mkdir()
@@ -364,6 +369,7 @@ def test_a_bad_cluster_address_is_refused(value: str, problem: str) -> None:
         cluster_module.parse_cluster(value)
 
 
+@pytest.mark.process
 def test_a_bad_cluster_address_is_a_one_line_error(tmp_path: Path) -> None:
     done = subprocess.run([*GOLFREF, "tournament", "--builtin", "a=greedy", "--builtin", "b=random", "--no-sandbox",
                            "--results", str(tmp_path / "o"), "--cluster", "localhost:8786"], capture_output=True,
@@ -375,6 +381,7 @@ def test_a_bad_cluster_address_is_a_one_line_error(tmp_path: Path) -> None:
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.process
 def test_without_the_cluster_extra_cluster_is_a_one_line_error(tmp_path: Path) -> None:
     code = (
         "import sys; sys.modules['distributed'] = None; from golfref.cli.app import app; "
@@ -389,6 +396,7 @@ def test_without_the_cluster_extra_cluster_is_a_one_line_error(tmp_path: Path) -
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("options", "problem"),
     [
@@ -402,6 +410,7 @@ def test_cluster_options_that_make_no_sense_are_one_line_errors(options: list[st
     assert done.returncode == 2 and done.stderr.startswith(f"golfref: error: {problem}")
 
 
+@pytest.mark.process
 def test_a_worker_runs_at_most_its_match_slots_at_once(tmp_path: Path) -> None:
     # One worker with two threads: with one slot a second match never starts while the first
     # is held at the gate; with two, it does.
@@ -469,6 +478,7 @@ def test_a_match_that_fails_on_every_try_is_an_error_with_its_reason(tmp_path: P
                             error), error  # fmt: skip
 
 
+@pytest.mark.process
 def test_a_lost_scheduler_stops_the_client_and_the_same_tournament_resumes(tmp_path: Path, scheduler: str) -> None:
     def players(gate: Path) -> list[str]:
         gate.mkdir(parents=True)
@@ -528,6 +538,7 @@ def test_a_lost_scheduler_stops_the_client_and_the_same_tournament_resumes(tmp_p
             pass
 
 
+@pytest.mark.process
 def test_workers_that_join_or_restart_mid_run_take_matches_with_the_results_inside_a_bots_folder(
     tmp_path: Path,
 ) -> None:
@@ -613,6 +624,7 @@ def test_allowed_changes_on_a_cluster_play_on_and_are_recorded(tmp_path: Path, s
     assert changed and {(c.player, c.change) for c in changed} == {("victim", f"its file {program} changed")}
 
 
+@pytest.mark.process
 def test_a_worker_that_joins_after_a_bots_files_changed_stops_the_tournament_as_a_change(tmp_path: Path) -> None:
     # The joining worker finds the bot (by the same path) unlike the client's fingerprint at the
     # start: the files changed, which is the change's stop (exit 4), not a bad copy on a worker.

@@ -675,6 +675,7 @@ def test_a_config_keeps_the_rule_options_it_sets_as_written(tmp_path: Path) -> N
     assert parse_config(text.replace(", layout: 3x3, jokers: on, decks: 2", ""), base_dir=tmp_path).rule_options == ()
 
 
+@pytest.mark.process
 def test_reading_configs_loads_no_process_layer() -> None:
     """Parsing a match and a tournament config (programs found on the PATH, sandbox paths checked) loads
     neither subprocess nor golfref.bots: the sandbox's settings are values (golfref/config/sandbox_spec.py)."""

@@ -30,6 +30,7 @@ def _masks(job: Any) -> tuple[set[int], set[int]]:
 real_init = executor._worker_init
 
 
+@pytest.mark.process
 def test_workers_start_with_the_stop_signals_blocked_and_unblock_them_once_ready(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -252,6 +252,7 @@ def assert_refused(done: subprocess.CompletedProcess[str], fragment: str, code: 
     assert len(line) < 400, line[:400]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("case", list(MATCH_CONFIGS))
 def test_a_hostile_match_config_is_one_line_exit_2(tmp_path: Path, case: str) -> None:
     text, fragment = MATCH_CONFIGS[case]
@@ -262,6 +263,7 @@ def test_a_hostile_match_config_is_one_line_exit_2(tmp_path: Path, case: str) ->
         assert_refused(golfref_cli(command, str(config), cwd=tmp_path), fragment)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("case", list(TOURNAMENT_CONFIGS))
 def test_a_hostile_tournament_config_is_one_line_exit_2(tmp_path: Path, case: str) -> None:
     text, fragment = TOURNAMENT_CONFIGS[case]
@@ -275,6 +277,7 @@ def test_a_hostile_tournament_config_is_one_line_exit_2(tmp_path: Path, case: st
     assert_refused(golfref_cli("check-config", str(config), cwd=tmp_path), fragment)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", ["fifo", "device"])
 @pytest.mark.parametrize("command", ["check-config", "run", "tournament"])
 def test_a_config_that_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: str, command: str) -> None:
@@ -295,6 +298,7 @@ def a_log(tmp_path: Path) -> Path:
     return tmp_path / "m.json"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", ["fifo", "device", "too-big"])
 @pytest.mark.parametrize("command", [("replay", "--check"), ("replay", "--json"), ("replay",), ("audit",)])
 def test_a_log_that_is_no_regular_file_or_too_big_is_refused_unread(
@@ -322,12 +326,14 @@ def test_a_log_that_is_no_regular_file_or_too_big_is_refused_unread(
         assert fragment in one_error_line(done.stderr)
 
 
+@pytest.mark.process
 def test_max_log_mb_raises_the_cap(tmp_path: Path) -> None:
     log = a_log(tmp_path)
     assert golfref_cli("replay", "--check", "--max-log-mb", "1", str(log)).returncode == 0
     assert golfref_cli("replay", "--check", "--max-log-mb", "0", str(log)).returncode == 2
 
 
+@pytest.mark.process
 def test_a_transcript_that_is_a_fifo_is_refused_by_audit(tmp_path: Path) -> None:
     log = tmp_path / "logs" / "log.json"
     config = tmp_path / "m.yaml"
@@ -346,6 +352,7 @@ def test_a_transcript_that_is_a_fifo_is_refused_by_audit(tmp_path: Path) -> None
     assert "no transcripts next to it" in one_error_line(done.stderr)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", ["fifo", "device"])
 def test_a_key_that_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: str) -> None:
     log = a_log(tmp_path)
@@ -359,6 +366,7 @@ def test_a_key_that_is_no_regular_file_is_refused_unread(tmp_path: Path, kind: s
     assert_refused(golfref_cli("audit", "--trust", key, str(log)), f"--trust {key}: is {what}")
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("name", "fragment"),
     [("x" * 5_000_000, "players[0].name: 5,000,000 characters, at most 40"), ("a\x1bb", "players[0].name: 'a\\x1bb'")],

@@ -159,6 +159,7 @@ def golfref(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_replay_html_writes_one_page_that_loads_nothing(tmp_path: Path) -> None:
     out = tmp_path / "match.html"
     done = golfref("replay", str(TESTS / "logs" / "classic_4p_9holes.json"), "--html", str(out))
@@ -174,6 +175,7 @@ def test_replay_html_writes_one_page_that_loads_nothing(tmp_path: Path) -> None:
     assert len(data["frames"]) == len(expected_frames(read_log(TESTS / "logs" / "classic_4p_9holes.json"), None))
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -189,6 +191,7 @@ def test_replay_html_usage_errors_are_one_line(tmp_path: Path, args: tuple[str, 
     assert not (ROOT / "x.html").exists()
 
 
+@pytest.mark.process
 def test_replay_html_refuses_a_tampered_log(tmp_path: Path) -> None:
     doc = read_log(TESTS / "logs" / "standard_2p.json")
     doc["totals"][0] += 1
@@ -200,6 +203,7 @@ def test_replay_html_refuses_a_tampered_log(tmp_path: Path) -> None:
     assert not (tmp_path / "out.html").exists()
 
 
+@pytest.mark.process
 def test_replay_html_to_an_unwritable_place_is_one_line(tmp_path: Path) -> None:
     target = tmp_path / "no-such-folder" / "out.html"
     done = golfref("replay", str(TESTS / "logs" / "standard_2p.json"), "--html", str(target))
@@ -493,6 +497,7 @@ def planted_log(tmp_path: Path) -> tuple[Path, list[str]]:
     return path, planted
 
 
+@pytest.mark.process
 @needs_browser
 def test_planted_markup_and_script_in_bot_text_neither_runs_nor_renders(browser: Browser, tmp_path: Path) -> None:
     log, planted = planted_log(tmp_path)
@@ -543,6 +548,7 @@ def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp / "out"
 
 
+@pytest.mark.process
 def test_standings_html_writes_the_report_and_a_replay_per_match(tournament_dir: Path, tmp_path: Path) -> None:
     # One log gone: its match is listed with the reason, without a link, and a warning says so.
     broken = tmp_path / "copy"
@@ -562,11 +568,13 @@ def test_standings_html_writes_the_report_and_a_replay_per_match(tournament_dir:
     assert sorted(data["players"]) == sorted(REPORT_NAMES)
 
 
+@pytest.mark.process
 def test_standings_html_of_a_directory_without_results_is_one_line(tmp_path: Path) -> None:
     done = golfref("standings", str(tmp_path), "--html", str(tmp_path / "r.html"))
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "no tournament results" in done.stderr
 
 
+@pytest.mark.process
 @needs_browser
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_report_shows_tables_charts_and_links_safely(

@@ -120,6 +120,7 @@ def killed_run(tmp_path: Path, mode: str, point: int) -> Path:
     return log
 
 
+@pytest.mark.process
 def test_a_referee_killed_at_random_decisions_leaves_every_finished_hole(
     tmp_path: Path, reference: dict[str, Any]
 ) -> None:
@@ -135,6 +136,7 @@ def test_a_referee_killed_at_random_decisions_leaves_every_finished_hole(
         assert report.doc["seed"] is None, "the seed reaches the disk only at the end"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("point", [1, HOLES - 1])
 def test_a_line_cut_off_by_the_kill_is_left_out(tmp_path: Path, reference: dict[str, Any], point: int) -> None:
     log = killed_run(tmp_path, "mid-line", point)

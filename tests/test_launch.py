@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from golfref.bots.framing import ReadStatus
 from golfref.bots.launch import Launcher, ProcessLauncher, StartedBot, StartFailed
 from golfref.bots.sandbox import OFF
@@ -25,6 +27,7 @@ def echo_player(cwd: Path) -> PlayerSpec:
     return PlayerSpec(name="echo", command=(sys.executable, str(ECHO_BOT)), cwd=str(cwd))
 
 
+@pytest.mark.process
 def test_a_started_process_is_read_and_closed_through_the_door(tmp_path: Path) -> None:
     launcher = ProcessLauncher()
     player = echo_player(tmp_path)
@@ -48,6 +51,7 @@ def test_a_started_process_is_read_and_closed_through_the_door(tmp_path: Path) -
     launcher.release()  # nothing prepared is left: a no-op
 
 
+@pytest.mark.process
 def test_a_program_that_cannot_start_says_which_and_where(tmp_path: Path) -> None:
     launcher = ProcessLauncher()
     player = PlayerSpec(name="gone", command=("./no_such_bot",), cwd=str(tmp_path))
@@ -99,6 +103,7 @@ class _Recording:
         self.inner.close_all(grace)
 
 
+@pytest.mark.process
 def test_the_referee_gets_its_bots_through_the_launcher_it_is_given(tmp_path: Path) -> None:
     command = f"[{sys.executable!r}, {str(ECHO_BOT)!r}]"
     text = f"""

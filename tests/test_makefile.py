@@ -53,6 +53,7 @@ def make(project: Path, python: Path, *targets: str) -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.process
 def test_a_venv_with_an_old_python_is_rebuilt(project: Path) -> None:
     calls = project / "calls.log"
     stub_python(project / ".venv" / "bin" / "python", "3.10.4", calls)
@@ -82,6 +83,7 @@ def test_a_venv_with_an_old_python_is_rebuilt(project: Path) -> None:
     assert "-m venv" not in calls.read_text(encoding="utf-8")
 
 
+@pytest.mark.process
 def test_an_old_host_python_is_refused_with_a_hint(project: Path) -> None:
     python = project / "host" / "python3"
     stub_python(python, "3.9.18", project / "calls.log")
@@ -94,6 +96,7 @@ def test_an_old_host_python_is_refused_with_a_hint(project: Path) -> None:
     assert not (project / ".venv").exists()  # not left behind to be reused
 
 
+@pytest.mark.process
 def test_the_minimum_is_read_from_pyproject(project: Path) -> None:
     pyproject = project / "pyproject.toml"
     pyproject.write_text(

@@ -57,6 +57,7 @@ def _tracked() -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.process
 def test_the_sdist_holds_the_project_its_tests_need_and_no_junk(tree: Path) -> None:
     sdist = _build("sdist", tree)
     with tarfile.open(sdist) as tar:
@@ -75,6 +76,7 @@ def test_the_sdist_holds_the_project_its_tests_need_and_no_junk(tree: Path) -> N
     assert metadata.get_all("License-File") == ["LICENSE"]
 
 
+@pytest.mark.process
 def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_package(
     tree: Path, tmp_path: Path
 ) -> None:
@@ -117,6 +119,7 @@ def test_an_installed_golfref_finds_its_schemas_beside_an_unrelated_schemas_pack
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+@pytest.mark.process
 def test_a_wheel_asked_to_compile_where_there_is_no_c_compiler_is_the_pure_package(tree: Path, tmp_path: Path) -> None:
     # Nothing on PATH: no compiler (this python is named by its path, mypy is never asked for).
     env = {**os.environ, "GOLFREF_COMPILE": "1", "PATH": str(tmp_path)}

@@ -387,6 +387,7 @@ def test_clip_cuts_long_values_and_keeps_short_ones() -> None:
     assert protocol.clip(1001) == "1001"
 
 
+@pytest.mark.process
 def test_the_process_layer_takes_the_version_without_the_message_layer() -> None:
     """One protocol version, in golfref/__init__.py: the process layer reads it without importing
     protocol.py (JSON, the engine, the rules), which would break its layering. The sandbox,

@@ -88,6 +88,7 @@ def _play(folder: Path, text: str) -> tuple[Any, dict[str, Any]]:
 # -- limits ------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 @needs_bubblewrap
 @pytest.mark.parametrize(
     ("mode", "limit"),
@@ -112,6 +113,7 @@ def test_a_bot_at_a_limit_gets_a_resource_limit_fault_naming_it_and_the_match_go
     assert log["status"] == "finished" and len(log["holes"]) == 1  # the fallback played its seat
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_a_well_behaved_bot_is_not_faulted_by_the_limits(shared: Path) -> None:
     text = _config(shared, [_hog("none"), HOUSE], {"enabled": True, "limits": SMALL})
@@ -119,6 +121,7 @@ def test_a_well_behaved_bot_is_not_faulted_by_the_limits(shared: Path) -> None:
     assert result.faults == () and result.statuses == (SeatStatus.OK, SeatStatus.OK)
 
 
+@pytest.mark.process
 @needs_bubblewrap
 @needs_root
 def test_nothing_of_the_bot_survives_the_match(shared: Path) -> None:
@@ -132,6 +135,7 @@ def test_nothing_of_the_bot_survives_the_match(shared: Path) -> None:
 # -- what the log records ----------------------------------------------------------------
 
 
+@pytest.mark.process
 @needs_bubblewrap
 @needs_root
 def test_the_log_records_the_protections_of_each_bot(shared: Path) -> None:
@@ -148,6 +152,7 @@ def test_the_log_records_the_protections_of_each_bot(shared: Path) -> None:
     assert boxes[0]["user"] != boxes[1]["user"]
 
 
+@pytest.mark.process
 def test_with_the_sandbox_off_the_log_says_so(shared: Path) -> None:
     players = [{"name": "echo", "command": [sys.executable, str(BOTS / "echo_bot.py")]}, HOUSE]
     _, log = _play(shared, _config(shared, players, None))
@@ -165,6 +170,7 @@ def _reachable_python() -> str:
     return python
 
 
+@pytest.mark.process
 @needs_root
 def test_without_bubblewrap_a_bot_still_gets_its_own_user_and_limits(
     shared: Path, monkeypatch: pytest.MonkeyPatch
@@ -199,6 +205,7 @@ def test_a_required_sandbox_without_bubblewrap_refuses_before_any_bot_starts(
 # -- what a bot can see ------------------------------------------------------------------
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_a_bot_sees_its_folder_but_not_the_config_the_logs_or_the_rest(shared: Path) -> None:
     """The bot's folder holds the config and the log folder too: both are covered."""
@@ -250,6 +257,7 @@ def test_a_program_the_sandbox_does_not_show_is_a_one_line_error(shared: Path) -
         run_match(config)
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_extra_paths_and_network_are_the_configs_to_allow(shared: Path) -> None:
     extra = shared / "data"
@@ -463,6 +471,7 @@ def test_the_recipes_bot_without_its_sandbox_line_gets_the_refusal_the_docs_show
     assert str(caught.value) == refusal
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_the_recipes_bot_in_a_virtual_environment_of_its_own_plays_sandboxed(shared: Path) -> None:
     player, refusal = _recipe(shared)
@@ -575,6 +584,7 @@ def test_without_bubblewrap_a_bot_its_own_user_cannot_reach_is_refused_before_an
     assert stat.S_IMODE((folder / "private").stat().st_mode) == 0o700
 
 
+@pytest.mark.process
 @needs_root
 def test_check_config_and_a_tournament_say_what_the_bots_own_user_cannot_reach_before_any_match(
     shared: Path, monkeypatch: pytest.MonkeyPatch
@@ -673,6 +683,7 @@ def test_the_sandbox_is_off_for_a_match_and_on_for_a_tournament_unless_told(shar
     assert off.sandbox.switched(True).enabled is True and off.sandbox.switched(None).enabled is False
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_run_takes_sandbox_and_no_sandbox(shared: Path) -> None:
     player = {"name": "peek", "command": [SYSTEM_PYTHON, str(BOTS / "peek_bot.py")]}
@@ -703,6 +714,7 @@ def test_a_missing_bubblewrap_is_said_in_one_line(shared: Path, monkeypatch: pyt
     ]
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_a_tournament_sandboxes_its_bots_by_default(shared: Path) -> None:
     text = (
@@ -725,6 +737,7 @@ def test_a_tournament_sandboxes_its_bots_by_default(shared: Path) -> None:
 SAMPLE_BOTS = [p for p in sorted((ROOT / "sample_matches" / "bots").glob("*_bot.*"))]
 
 
+@pytest.mark.process
 @needs_bubblewrap
 @pytest.mark.parametrize("program", SAMPLE_BOTS, ids=[p.name for p in SAMPLE_BOTS])
 def test_every_sample_bot_plays_in_the_sandbox(shared: Path, program: Path) -> None:
@@ -750,6 +763,7 @@ def test_the_docs_config_example_shows_the_defaults() -> None:
     assert set(json.loads(record)) == set(sandbox.OFF.to_json())
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_sandboxed_bots_die_with_a_referee_killed_by_sigkill(tmp_path: Path) -> None:
     from .test_cli_run import TOKEN, assert_bots_die_with_a_sigkilled_referee
@@ -773,6 +787,7 @@ def _system_python_matches() -> bool:
     return version == str(sys.version_info[:2])
 
 
+@pytest.mark.process
 @needs_bubblewrap
 @pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("setpriv") is None or not _system_python_matches(),
@@ -813,6 +828,7 @@ def test_a_referee_that_is_not_root_still_sandboxes_and_says_what_it_could_not_a
     assert re.search(r"^peek /proc/1/environ: \d+ bytes$", entry["stderr"], flags=re.M)
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing(shared: Path) -> None:
     hidden = {"name": "venv", "command": [sys.executable, str(BOTS / "echo_bot.py")]}
@@ -844,6 +860,7 @@ def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing
     assert not (shared / "logs").exists() and not (shared / "out").exists()  # nothing written
 
 
+@pytest.mark.process
 @needs_bubblewrap
 def test_the_bubblewrap_trial_leaves_no_child_behind() -> None:
     """bubblewrap's PID-namespace init can outlive the trial's bwrap and come to a referee, a child
@@ -877,6 +894,7 @@ time.sleep(120)  # alive, but it will never answer
 """
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("boxed", [pytest.param(True, marks=needs_bubblewrap), False], ids=["on", "off"])
 def test_a_bot_that_closes_its_stdout_exits_at_once_with_the_sandbox_on_and_off(shared: Path, boxed: bool) -> None:
     """Issue 21, item 8b: bubblewrap's own processes held a copy of the bot's stdout, so a bot that

@@ -60,6 +60,7 @@ def _filtered(checks: dict[str, Callable[[], object]]) -> dict[str, Any]:
     return dict(json.loads(said))
 
 
+@pytest.mark.process
 def test_locks_and_watches_fail_with_an_errno_and_the_process_lives_on(tmp_path: Path) -> None:
     own = tmp_path / "own"
     own.write_text("x")

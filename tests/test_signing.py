@@ -240,6 +240,7 @@ def test_an_interrupted_log_is_signed_too(tmp_path: Path, keys: tuple[Path, Path
     assert check_signature(doc, load_public_key(keys[1])).status is SignatureStatus.TRUSTED
 
 
+@pytest.mark.process
 def test_tournament_sign_signs_every_log_it_plays(tmp_path: Path, keys: tuple[Path, Path]) -> None:
     private, public = keys
     results = tmp_path / "t"
@@ -322,6 +323,7 @@ def test_a_copy_cannot_be_renamed_in_its_signature(tmp_path: Path, keys: tuple[P
     assert "does not verify" in result.output
 
 
+@pytest.mark.process
 def test_the_tournament_place_is_signed_and_a_log_in_anothers_place_is_a_copy(
     tmp_path: Path, keys: tuple[Path, Path]
 ) -> None:

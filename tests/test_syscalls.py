@@ -58,6 +58,7 @@ def _traced_match(tmp_path: Path, holes: int) -> tuple[dict[str, int], int]:
     return counts, sum(1 for s in steps if s["by"] == "bot")
 
 
+@pytest.mark.process
 def test_system_calls_per_bot_decision(tmp_path: Path) -> None:
     few, few_decisions = _traced_match(tmp_path, 1)
     many, many_decisions = _traced_match(tmp_path, 5)

@@ -98,6 +98,7 @@ def test_fail_on_decides_the_exit_status_only_and_duplicate_deals_the_matches() 
     )
 
 
+@pytest.mark.process
 def test_check_config_tells_a_tournament_from_a_match(tmp_path: Path) -> None:
     done = golfref("check-config", str(write(tmp_path, config_text(BUILTINS))))
     assert done.returncode == 0, done.stderr
@@ -149,6 +150,7 @@ def _deals(path: Path) -> list[list[str]]:
     return [h["deal"] for h in orjson.loads(path.read_bytes())["holes"]]
 
 
+@pytest.mark.process
 def test_every_seating_of_a_deal_set_sees_the_same_deals(tmp_path: Path) -> None:
     cfg = parse_tournament(
         config_text(BUILTINS, "format: {type: round_robin, table: 3}\n", holes=3), base_dir=tmp_path
@@ -164,6 +166,7 @@ def test_every_seating_of_a_deal_set_sees_the_same_deals(tmp_path: Path) -> None
     assert check.returncode == 0, check.stdout
 
 
+@pytest.mark.process
 def test_without_duplicate_deals_every_match_has_a_deal_of_its_own(tmp_path: Path) -> None:
     from golfref.tournament.schedule import deal_set_seed
 
@@ -182,6 +185,7 @@ def test_without_duplicate_deals_every_match_has_a_deal_of_its_own(tmp_path: Pat
     assert shown["duplicate_deals"]["enabled"] is False
 
 
+@pytest.mark.process
 def test_a_crashing_bot_is_counted_and_the_rest_goes_on(tmp_path: Path) -> None:
     script = json.dumps(str(BOTS / "bad_bot.py"))
     quitter = f"{{name: q, command: [{json.dumps(sys.executable)}, {script}, exit-mid-match, '2']}}"
@@ -256,6 +260,7 @@ def test_a_record_marks_each_hole_the_fallback_played_in_and_every_hole_after_a_
     assert record_from_log(late, 0, 0).fallback_holes == ((), ())
 
 
+@pytest.mark.process
 def test_a_store_of_the_old_version_is_refused_with_one_line(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "results.sqlite") as db:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -269,6 +274,7 @@ def test_a_store_of_the_old_version_is_refused_with_one_line(tmp_path: Path) -> 
     )
 
 
+@pytest.mark.process
 def test_a_changed_config_is_refused_naming_what_changed(tmp_path: Path) -> None:
     cfg = parse_tournament(config_text(BUILTINS[:2], deal_sets=1), base_dir=tmp_path)
     run_tournament(cfg, workers=1)
@@ -291,6 +297,7 @@ def test_a_changed_config_is_refused_naming_what_changed(tmp_path: Path) -> None
     assert again.played == 0 and again.kept == 2
 
 
+@pytest.mark.process
 def test_a_relative_and_an_absolute_cwd_for_one_folder_are_the_same_tournament(tmp_path: Path) -> None:
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "echo_bot.py").write_bytes((BOTS / "echo_bot.py").read_bytes())
@@ -304,6 +311,7 @@ def test_a_relative_and_an_absolute_cwd_for_one_folder_are_the_same_tournament(t
     assert (again.played, again.kept) == (0, 2)
 
 
+@pytest.mark.process
 def test_raising_deal_sets_plays_only_the_new_ones_and_lowering_reports_the_first(tmp_path: Path) -> None:
     two = parse_tournament(config_text(BUILTINS[:2], deal_sets=2), base_dir=tmp_path)
     first = run_tournament(two, workers=1)
@@ -337,6 +345,7 @@ def _stored(directory: Path) -> int:
         return 0
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
 def test_a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one(tmp_path: Path, sig: int) -> None:
     # The bot is greedy behind a gate: in the run that is cut, its first 3 starts play and the
@@ -380,6 +389,7 @@ def test_a_killed_tournament_resumes_to_the_results_of_an_uninterrupted_one(tmp_
             assert orjson.loads((tmp_path / "cut" / m.log_path).read_bytes())["digest"] == m.digest
 
 
+@pytest.mark.process
 def test_the_store_under_two_workers_with_a_reader(tmp_path: Path) -> None:
     path = write(tmp_path, config_text(BUILTINS, deal_sets=6))
     cfg = load_tournament(path)
@@ -400,18 +410,21 @@ def test_the_store_under_two_workers_with_a_reader(tmp_path: Path) -> None:
     assert json.loads(golfref("standings", str(cfg.results), "--json").stdout)["matches"] == 36
 
 
+@pytest.mark.process
 def test_standings_of_a_directory_without_results_is_a_one_line_error(tmp_path: Path) -> None:
     done = golfref("standings", str(tmp_path))
     assert done.returncode == 2
     assert done.stderr.strip() == f"golfref: error: {tmp_path}: no tournament results here (no results.sqlite)"
 
 
+@pytest.mark.process
 def test_the_quick_form_needs_two_players(tmp_path: Path) -> None:
     done = golfref("tournament", "--bot", "x=python3 bot.py")
     assert done.returncode == 2
     assert "needs at least two players" in done.stderr
 
 
+@pytest.mark.process
 def test_the_quick_form_takes_set_as_golfref_rules_does(tmp_path: Path) -> None:
     out = tmp_path / "quick"
     args = ["tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--deal-sets", "1", "-q"]
@@ -434,6 +447,7 @@ def test_the_quick_form_takes_set_as_golfref_rules_does(tmp_path: Path) -> None:
 # -- the gate ----------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("player", "baseline", "code"), [("a", "b", 0), ("b", "a", 1)])
 def test_the_gate_decides_the_exit_code(tmp_path: Path, player: str, baseline: str, code: int) -> None:
     # a (greedy) beats b (random) by several points a hole: a passes against b, b fails against a.
@@ -452,6 +466,7 @@ QUICK = ["tournament", "--builtin", "g=greedy", "--builtin", "r=random", "--deal
          "--seed", "0"]  # fmt: skip
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("gate", "code", "verdict"),
     [
@@ -475,6 +490,7 @@ def test_the_gate_option_decides_the_exit_code_both_ways(tmp_path: Path, gate: s
     assert again.stdout.splitlines()[-1] == f"gate: {data['gate']['message']}"
 
 
+@pytest.mark.process
 def test_gate_options_that_make_no_sense_are_one_line_errors(tmp_path: Path) -> None:
     for gate, message in [
         ("g >= r", "--gate 'g >= r': expected PLAYER <= BASELINE [+ MARGIN] [@ CONFIDENCE%]"),
@@ -494,6 +510,7 @@ def test_parse_gate_reads_the_documented_form() -> None:
     assert parse_gate("new <= old") == GateRule("new", "old", 0.0, GateRule("x", "y").confidence)
 
 
+@pytest.mark.process
 def test_the_sprt_stops_a_clear_tournament_early(tmp_path: Path) -> None:
     # Greedy against random differ by far more than d1 - d0: with loose error rates the test
     # is decided after a few deal sets, long before the 30 scheduled.
@@ -535,6 +552,7 @@ def describe(sprt: dict[str, Any]) -> str:
     return SprtResult(state, sprt["llr"], sprt["lower"], sprt["upper"], sprt["blocks"], sprt["mean"], config).describe()
 
 
+@pytest.mark.process
 def test_the_final_output_has_every_table(tmp_path: Path) -> None:
     done = golfref(*QUICK, "--results", str(tmp_path / "q"))
     assert done.returncode == 0, done.stderr
@@ -547,6 +565,7 @@ def test_the_final_output_has_every_table(tmp_path: Path) -> None:
     assert re.search(r"^duplicate deals: paired SD / unpaired SD \d\.\d\d over 1 pair: ", text, flags=re.M)
 
 
+@pytest.mark.process
 def test_standings_json_and_csv_from_a_real_directory(tmp_path: Path) -> None:
     assert golfref(*QUICK, "--results", str(tmp_path / "q")).returncode == 0
     data = json.loads(golfref("standings", str(tmp_path / "q"), "--json").stdout)
@@ -577,6 +596,7 @@ def _crasher_config(tmp_path: Path, extra: str = "") -> Path:
     return write(tmp_path, config_text(BUILTINS[:1] + [crasher], extra + NO_SANDBOX, deal_sets=3))
 
 
+@pytest.mark.process
 def test_a_bot_that_crashes_in_every_match_fails_the_tournament_unless_faults_are_accepted(tmp_path: Path) -> None:
     path = _crasher_config(tmp_path)
     junit = tmp_path / "junit.xml"
@@ -609,6 +629,7 @@ def test_a_bot_that_crashes_in_every_match_fails_the_tournament_unless_faults_ar
     assert f"log: {tmp_path / 'out' / 'logs'}" in failure.text
 
 
+@pytest.mark.process
 def test_the_fault_summary_names_each_kind_its_matches_and_the_stderr_of_a_bot_that_never_started(
     tmp_path: Path,
 ) -> None:
@@ -664,6 +685,7 @@ def test_the_fault_summary_counts_kinds_per_player_and_each_match_once(tmp_path:
     ]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("margin", ["0", "0.5", "1000"])
 def test_a_bot_that_forfeited_fails_a_gate_against_greedy_with_any_margin(tmp_path: Path, margin: str) -> None:
     path = _crasher_config(tmp_path)
@@ -678,6 +700,7 @@ def test_a_bot_that_forfeited_fails_a_gate_against_greedy_with_any_margin(tmp_pa
     assert golfref("standings", str(tmp_path / "out"), "--gate", "a <= q").returncode == 0
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("player", "baseline", "d1", "errors", "deal_sets", "code", "verdict"),
     [
@@ -737,6 +760,7 @@ def test_a_stop_that_comes_just_after_a_match_ended_keeps_the_match(
     assert executor.play(jobs[0]).interrupted
 
 
+@pytest.mark.process
 def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -768,6 +792,7 @@ def test_a_stop_that_escapes_a_match_counts_as_not_played_but_a_bug_propagates(
         runner.close()
 
 
+@pytest.mark.process
 def test_a_stop_reaches_a_running_match_through_the_flag_without_a_signal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -832,6 +857,7 @@ def _run_as_written(command: str, cwd: Path) -> subprocess.CompletedProcess[str]
     return subprocess.run([*GOLFREF, *argv[1:]], capture_output=True, text=True, cwd=cwd, timeout=300, env=env)
 
 
+@pytest.mark.process
 def test_the_ci_gate_example_works_as_written(tmp_path: Path) -> None:
     (workflow,) = [b for b in _blocks(TOURNAMENTS_MD, "yaml") if b.startswith("# .github/workflows/")]
     steps = yaml.safe_load(workflow)["jobs"]["bot-gate"]["steps"]
@@ -856,6 +882,7 @@ def test_the_ci_gate_example_works_as_written(tmp_path: Path) -> None:
     SCHEMA.validate(str(cwd / "gate.xml"))
 
 
+@pytest.mark.process
 def test_the_readme_tournament_example_prints_what_the_readme_shows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
