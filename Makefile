@@ -94,7 +94,7 @@ PYTEST = $(BIN)/python -m pytest $(1); rc=$$?; if [ $$rc -eq 5 ]; then echo "no 
 
 # pytest-xdist spreads the tests over $(TEST_WORKERS) processes: most of a process test's time
 # is spent waiting for the bots it starts, so more workers than cores keep both cores busy.
-TEST_WORKERS ?= 6
+TEST_WORKERS ?= 4
 
 test: $(STAMP) compiled samples
 	@$(call PYTEST,-n $(TEST_WORKERS))
