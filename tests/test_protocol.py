@@ -9,6 +9,7 @@ JSON Schemas.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -133,6 +134,36 @@ def test_parse_ready_agrees_with_the_schema(line: str, accepted: bool) -> None:
 def test_parse_answer_agrees_with_the_schema(line: str, accepted: bool) -> None:
     assert schema_accepts(ANSWER, line) is accepted, "the table disagrees with the schema"
     assert parser_accepts(protocol.parse_answer, line) is accepted, "the parser disagrees with the schema"
+
+
+# Values an answer's fields take, the everyday and each edge of the schema's bounds; absent is a value too.
+_ABSENT = object()
+_IDS = [_ABSENT, None, True, False, -1, 0, 1, 2, 10**18, 2**70, 1.0, 1.5, 0.0, "1", [1]]
+_ACTIONS = [_ABSENT, None, 3, True, "", "stock", "a" * 31, "a" * 32, "a" * 33, "\U0001f600" * 32, "\U0001f600" * 33, []]
+
+
+@pytest.mark.parametrize("kind", ["answer", "ready", "Answer"])
+def test_a_plain_answer_is_one_the_schema_accepts(kind: str) -> None:
+    for request_id, action, note in itertools.product(_IDS, _ACTIONS, [_ABSENT, "hi"]):
+        fields = {"type": kind, "id": request_id, "action": action, "note": note}
+        data = {name: value for name, value in fields.items() if value is not _ABSENT}
+        if protocol.answer_is_plain(data):
+            assert ANSWER.is_valid(data), f"the shortcut accepts what the schema refuses: {data!r}"
+            assert protocol.parse_answer(json.dumps(data)) == (data["id"], data["action"])
+        assert parser_accepts(protocol.parse_answer, json.dumps(data)) is ANSWER.is_valid(data), data
+
+
+def test_the_answer_definition_has_the_shape_the_shortcut_reads() -> None:
+    # answer_is_plain reads the id's minimum and the action's maxLength and nothing else: a keyword the
+    # definition gains (a pattern, a maximum, a closed object) would let the shortcut accept too much.
+    answer = SCHEMA["$defs"]["answer"]
+    assert set(answer) == {"type", "required", "properties", "additionalProperties"}
+    assert answer["required"] == ["type", "id", "action"] and answer["additionalProperties"] is True
+    assert answer["properties"] == {
+        "type": {"const": "answer"},
+        "id": {"type": "integer", "minimum": answer["properties"]["id"]["minimum"]},
+        "action": {"type": "string", "maxLength": answer["properties"]["action"]["maxLength"]},
+    }
 
 
 def test_parsers_return_the_fields() -> None:
