@@ -36,15 +36,17 @@ FORCE:
 
 install: $(STAMP)
 
-# The sample greedy bot's protocol library is the Python kit's golfbot.py, generated next to it
-# from kits/python: a bot's files are its folder (a sandbox shows it nothing else, and its
-# fingerprint covers them), so it cannot import the kit from there. tests/test_kits.py checks
-# that the two are the same.
-SAMPLE_KIT := sample_matches/bots/golfbot.py
-$(SAMPLE_KIT): kits/python/golfbot.py
+# The Python kit's golfbot.py lives in the package (golfref/kit/golfbot.py: an in-process policy
+# sees the kit's own View) and is generated from there into the starter kit a bot author copies
+# and beside the sample greedy bot: a bot's files are its folder (a sandbox shows it nothing else,
+# and its fingerprint covers them), so neither can import it from golfref. tests/test_kits.py
+# checks that the three are the same.
+KIT_SOURCE := golfref/kit/golfbot.py
+KIT_COPIES := kits/python/golfbot.py sample_matches/bots/golfbot.py
+$(KIT_COPIES): $(KIT_SOURCE)
 	@cp $< $@
 
-samples: $(SAMPLE_KIT)
+samples: $(KIT_COPIES)
 
 demo: $(STAMP) samples
 	@$(BIN)/golfref run sample_matches/quickstart.yaml

@@ -8,6 +8,7 @@ something illegal has it sent as it is: no kit hides a bug behind a move it did 
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -299,12 +300,21 @@ def _request(rid: int, decision: str, legal: list[str]) -> dict[str, Any]:
             "time_ms": 1000}
 
 
-def test_the_sample_greedy_bots_library_is_the_kits() -> None:
-    # One library, two places a bot's folder needs it: the sample's is generated from the kit (make samples).
-    kit = (ROOT / "kits" / "python" / "golfbot.py").read_bytes()
-    assert (ROOT / "sample_matches" / "bots" / "golfbot.py").read_bytes() == kit, (
-        "sample_matches/bots/golfbot.py differs from kits/python/golfbot.py: make samples generates it anew"
-    )
+@pytest.mark.parametrize("copy", ["kits/python/golfbot.py", "sample_matches/bots/golfbot.py"])
+def test_each_copy_of_the_python_kit_is_the_packages(copy: str) -> None:
+    # One library, three places: the package's (what an in-process policy sees), and two copies a bot's
+    # folder needs, generated from it by make samples.
+    kit = (ROOT / "golfref" / "kit" / "golfbot.py").read_bytes()
+    assert (ROOT / copy).read_bytes() == kit, f"{copy} differs from golfref/kit/golfbot.py: make samples writes it"
+
+
+def test_the_python_kit_imports_the_standard_library_only() -> None:
+    # A bot program runs it with nothing but its own folder, sandboxed, under whatever python3 it has.
+    tree = ast.parse((ROOT / "golfref" / "kit" / "golfbot.py").read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) if not node.level}
+    assert not any(node.level for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)), "a relative import"
+    assert {name.split(".")[0] for name in imported} <= sys.stdlib_module_names | {"__future__"}, imported
 
 
 @pytest.mark.parametrize("kit", KIT_NAMES)
