@@ -16,7 +16,15 @@ import pytest
 
 from golfref.game.cards import Rank
 from golfref.game.engine import Action, ActionKind, Decision, Game
-from golfref.game.policies import POLICIES, GreedyPolicy, Policy, RandomPolicy, make_policy
+from golfref.game.policies import (
+    POLICIES,
+    ExpertPolicy,
+    GoodPolicy,
+    GreedyPolicy,
+    Policy,
+    RandomPolicy,
+    make_policy,
+)
 from golfref.game.rules import PRESETS, Rules, resolve_rules
 from golfref.game.view import SeatView, view
 
@@ -59,8 +67,12 @@ def play(rules: Rules, policies: Sequence[Policy], seed: int) -> tuple[Game, lis
     return game, choices
 
 
+# The search bot at a small budget: its choices are legal at any budget, and whole matches stay quick.
+SMALL = {"expert": {"iterations": 2}}
+
+
 def builtins(name: str, rules: Rules, seed: int) -> list[Policy]:
-    return [make_policy(name, rules, random.Random(seed * 10 + s)) for s in range(rules.players)]
+    return [make_policy(name, rules, random.Random(seed * 10 + s), SMALL.get(name)) for s in range(rules.players)]
 
 
 @pytest.mark.parametrize("name", POLICIES)
@@ -86,8 +98,25 @@ def test_make_policy_builds_each_builtin_and_refuses_others() -> None:
     rules = RULE_SETS["standard"]
     assert isinstance(make_policy("random", rules, random.Random(0)), RandomPolicy)
     assert isinstance(make_policy("greedy", rules, random.Random(0)), GreedyPolicy)
+    assert isinstance(make_policy("good", rules, random.Random(0)), GoodPolicy)
+    assert isinstance(make_policy("expert", rules, random.Random(0), {"iterations": 3}), ExpertPolicy)
     with pytest.raises(ValueError, match="unknown built-in policy 'smart'"):
         make_policy("smart", rules, random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "message"),
+    [
+        ("good", {"iterations": 3}, "built-in 'good' has no option 'iterations' \\(its options: none\\)"),
+        ("expert", {"depth": 3}, "built-in 'expert' has no option 'depth' \\(its options: iterations, seed\\)"),
+        ("expert", {"iterations": 0}, "option iterations must be an integer from 1 to 100000, got 0"),
+        ("expert", {"iterations": True}, "option iterations must be an integer from 1 to 100000, got True"),
+        ("expert", {"seed": -1}, "option seed must be an integer from 0 to"),
+    ],
+)
+def test_make_policy_refuses_bad_options(name: str, options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_policy(name, RULE_SETS["standard"], random.Random(0), options)
 
 
 def greedy_choices(rules: Rules, seeds: range, keep: Callable[[Choice], bool]) -> list[Choice]:

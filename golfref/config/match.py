@@ -26,7 +26,7 @@ import referencing
 import yaml
 
 from ..files import CONFIG_MAX_BYTES, UnsafeFile, read_text_capped
-from ..game.policies import POLICIES
+from ..game.policies import POLICIES, policy_settings
 from ..game.rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, shown, unknown_option
 from .programs import find_program
 from .sandbox_spec import SandboxSpec, sandbox_spec, unsafe_path
@@ -105,6 +105,8 @@ class PlayerSpec:
     name: str
     command: tuple[str, ...] | None = None
     builtin: str | None = None
+    options: tuple[tuple[str, int], ...] = ()
+    """A built-in's options (`golfref.game.policies.OPTIONS`), as the config gives them."""
     cwd: str | None = None
     env: tuple[tuple[str, str], ...] = ()
     sandbox_paths: tuple[str, ...] = ()
@@ -121,6 +123,8 @@ class PlayerSpec:
             data["env"] = dict(self.env)
         else:
             data["builtin"] = self.builtin
+            if self.options:
+                data["options"] = dict(self.options)
         return data
 
 
@@ -762,8 +766,16 @@ def _players(items: list[Any], skip: set[int], where: Where, base: Path) -> tupl
             for key in ("cwd", "env", "sandbox"):
                 if key in item:
                     where.add(("players", i, key), "applies only to a player with a command")
-            out.append(PlayerSpec(name=name, builtin=item["builtin"]))
+            options = item.get("options") or {}
+            try:
+                policy_settings(item["builtin"], options)
+            except ValueError as e:
+                where.add(("players", i, "options"), str(e))
+                continue
+            out.append(PlayerSpec(name=name, builtin=item["builtin"], options=tuple(options.items())))
             continue
+        if "options" in item:
+            where.add(("players", i, "options"), "applies only to a built-in player (builtin)")
         at = ("players", i, "command")
         argv = _split_command(item["command"], at, where)
         env = []

@@ -7,16 +7,28 @@ fallback that stands in for a faulted bot never learns a hidden card.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from .cards import Card, Rank
 from .engine import Action, ActionKind, Decision
+from .expert import DEFAULT_ITERATIONS, MAX_ITERATIONS, ExpertPolicy
+from .good import GoodPolicy
 from .rules import Lines, Rules
 from .scoring import rank_values
 from .view import SeatView
 
-__all__ = ["Policy", "RandomPolicy", "GreedyPolicy", "POLICIES", "make_policy"]
+__all__ = [
+    "Policy",
+    "RandomPolicy",
+    "GreedyPolicy",
+    "GoodPolicy",
+    "ExpertPolicy",
+    "POLICIES",
+    "OPTIONS",
+    "make_policy",
+    "policy_settings",
+]
 
 
 class Policy(Protocol):
@@ -157,13 +169,38 @@ def _targeted(v: SeatView, action: Action) -> Card | None:
     return v.grids[seat][slot]
 
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "good", "expert")
+"""The built-in policies, weakest first: the ladder of docs/OPPONENTS.md."""
+
+OPTIONS: dict[str, dict[str, tuple[int, int, int]]] = {
+    "expert": {"iterations": (1, MAX_ITERATIONS, DEFAULT_ITERATIONS), "seed": (0, 2**63 - 1, 0)},
+}
+"""Each built-in's options: name -> (lowest, highest, default); a built-in not listed has none."""
 
 
-def make_policy(name: str, rules: Rules, rng: random.Random) -> Policy:
-    """Build the built-in policy called `name`."""
+def policy_settings(name: str, options: Mapping[str, object] | None = None) -> dict[str, int]:
+    """Every option of built-in `name`: those of `options` (checked), the rest at their defaults."""
+    given = dict(options or {})
+    allowed = OPTIONS.get(name, {})
+    for key, value in given.items():
+        if key not in allowed:
+            known = ", ".join(allowed) or "none"
+            raise ValueError(f"built-in {name!r} has no option {key!r} (its options: {known})")
+        lo, hi, _ = allowed[key]
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"built-in {name!r}: option {key} must be an integer from {lo} to {hi}, got {value!r}")
+    return {key: int(given.get(key, default)) for key, (_, _, default) in allowed.items()}  # type: ignore[call-overload]
+
+
+def make_policy(name: str, rules: Rules, rng: random.Random, options: Mapping[str, object] | None = None) -> Policy:
+    """Build the built-in policy called `name` with `options` (OPTIONS says which it takes)."""
+    if name not in POLICIES:
+        raise ValueError(f"unknown built-in policy {name!r} (built-ins: {', '.join(POLICIES)})")
+    settings = policy_settings(name, options)
     if name == "random":
         return RandomPolicy(rng)
     if name == "greedy":
         return GreedyPolicy(rules, rng)
-    raise ValueError(f"unknown built-in policy {name!r} (built-ins: {', '.join(POLICIES)})")
+    if name == "good":
+        return GoodPolicy(rules)
+    return ExpertPolicy(rules, iterations=settings["iterations"], seed=settings["seed"])

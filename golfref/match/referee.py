@@ -187,7 +187,11 @@ class _Referee:
             _Seat(
                 index=i,
                 spec=spec,
-                policy=make_policy(spec.builtin, self.rules, policy_rng) if spec.builtin not in (None, HUMAN) else None,
+                policy=(
+                    make_policy(spec.builtin, self.rules, policy_rng, dict(spec.options))
+                    if spec.builtin not in (None, HUMAN)
+                    else None
+                ),
                 fallback=make_policy(config.faults.fallback, self.rules, policy_rng),
                 bank_ms=config.time.bank_ms,
             )

@@ -1,0 +1,285 @@
+"""The `expert` built-in: determinized rollouts, a search for a game of hidden information.
+
+For each decision it samples the cards its seat has not seen (every card of the shoe the
+rules make, less the cards its view shows: grids, the discard pile, the drawn card) into
+the places it cannot see (others' and its own face-down slots, the stock), builds that full
+state as an engine `Game`, and plays every legal action out to the hole's end with a fast
+policy (`Rollout`), on the same samples and the same rollout dice for every action (common
+random numbers: the actions are compared on equal luck). It plays the action whose outcome,
+its hole score less the mean of the others', is lowest on average.
+
+The engine plays the rollouts, so every rule option, layout and player count is searched by
+the rules themselves, with nothing special-cased here. The budget is a number of samples
+(`iterations`), so play never depends on the machine's load; the random source is seeded
+from the policy's own `seed` and the view, never from the match's seed or a hidden card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import Card, deck_set
+from .engine import Action, ActionKind, Decision, Game, Pile
+from .good import CLOSE_PENALTY, DRAW_MARGIN, KNOCK_MARGIN, UNSEEN, GoodPolicy, score_groups
+from .rules import Cancel, Reveal, RevealChoice, Rules
+from .scoring import rank_values
+from .view import SeatView
+
+__all__ = ["ExpertPolicy", "Rollout", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "determinize"]
+
+DEFAULT_ITERATIONS = 24
+"""Samples per decision at the default budget (docs/OPPONENTS.md measures it)."""
+MAX_ITERATIONS = 100_000
+
+_D_DRAW = Decision.DRAW
+_D_PLACE = Decision.PLACE
+_D_FLIP = Decision.FLIP
+_K_KNOCK = ActionKind.KNOCK
+_K_STOCK = ActionKind.DRAW_STOCK
+_K_DISCARD = ActionKind.DRAW_DISCARD
+_K_SWAP = ActionKind.SWAP
+_K_THROW = ActionKind.THROW
+_K_FLIP = ActionKind.FLIP
+_K_PASS = ActionKind.PASS
+
+
+class Rollout:
+    """A fast playout policy on a full `Game`: each seat judges by what it knows in that game.
+
+    It reads the engine's state directly (card ids, face-up and known bits), so one decision
+    costs a few microseconds, and uses only the moving seat's own knowledge of the sampled
+    state: the cards face up and those known to it. Card powers are never used (their card
+    is thrown), peeks at the start of a hole take the first slots offered.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        values = rank_values(rules)
+        cards = deck_set(rules.decks, rules.jokers is not None)
+        self.value = [float(values[c.rank]) for c in cards]
+        ranks = [c.rank for c in cards]
+        # Ranks as small ints: comparisons of ints, not enum members, in the hot loop.
+        order = {r: i for i, r in enumerate(dict.fromkeys(ranks))}
+        self.rank = [order[r] for r in ranks]
+        self.groups = [tuple(g) for g in score_groups(rules)]
+        self.pairs = rules.cancel is Cancel.PAIRS
+        self.slots = rules.cards
+        self.swap_face_up = rules.swap_face_up
+
+    def estimate(self, game: Game, grid: Sequence[int], bit: int, replace: int = -1, card: int = -1) -> float:
+        """`bit`'s seat's estimate of `grid` (with `card` in slot `replace`, if given): unknown cards at UNSEEN."""
+        up, known, value, rank = game.up, game.known, self.value, self.rank
+        ranks: list[int] = []
+        points: list[float] = []
+        for i, c in enumerate(grid):
+            if i == replace:
+                c = card
+            if up[c] or known[c] & bit or i == replace:
+                ranks.append(rank[c])
+                points.append(value[c])
+            else:
+                ranks.append(-1 - i)  # an unknown card matches nothing
+                points.append(UNSEEN)
+        if self.pairs:
+            for g in self.groups:
+                for s in g:
+                    r = ranks[s]
+                    if r >= 0 and sum(1 for t in g if ranks[t] == r) > 1:
+                        points[s] = 0.0
+        else:
+            for g in self.groups:
+                r = ranks[g[0]]
+                if r >= 0 and all(ranks[s] == r for s in g):
+                    for s in g:
+                        points[s] = 0.0
+        return sum(points)
+
+    def _best_swap(self, game: Game, seat: int, card: int) -> tuple[int, float]:
+        """The own slot where `card` helps most, and by how much; closing while not ahead costs a penalty."""
+        bit = 1 << seat
+        grid = game.grids[seat]
+        base = self.estimate(game, grid, bit)
+        up = game.up
+        down = [i for i, c in enumerate(grid) if not up[c]]
+        rivals: float | None = None
+        best, best_gain = 0, -1e9
+        for slot in range(len(grid)):
+            after = self.estimate(game, grid, bit, slot, card)
+            gain = base - after
+            if self.swap_face_up and (not down or down == [slot]) and game.closer is None and game.knocker is None:
+                if rivals is None:
+                    rivals = min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
+                if after >= rivals:
+                    gain -= CLOSE_PENALTY
+            if gain > best_gain:
+                best, best_gain = slot, gain
+        return best, best_gain
+
+    def choose(self, game: Game, seat: int, legal: Sequence[Action]) -> Action:
+        """The playout's action for `seat` to move in `game`."""
+        decision = game.decision
+        if decision is _D_DRAW:
+            kinds = {a.kind: a for a in legal}
+            if _K_KNOCK in kinds:
+                bit = 1 << seat
+                grid = game.grids[seat]
+                if all(game.up[c] or game.known[c] & bit for c in grid):
+                    mine = self.estimate(game, grid, bit)
+                    rivals = min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
+                    if mine < rivals - KNOCK_MARGIN:
+                        return kinds[_K_KNOCK]
+            if game.discard and self._best_swap(game, seat, game.discard[-1])[1] > DRAW_MARGIN:
+                return kinds[_K_DISCARD]
+            return kinds[_K_STOCK]
+        if decision is _D_PLACE:
+            slot, gain = self._best_swap(game, seat, game.drawn)
+            swap = legal[slot]  # the swaps come first, in slot order
+            if not game.drawn_from_stock or gain > 0.0:
+                return swap
+            return next(a for a in legal if a.kind is _K_THROW)
+        if decision is _D_FLIP:
+            if legal[-1].kind is _K_PASS and len(legal) == 2:
+                return legal[-1]  # the last face-down card: flipping it would close the hole blind
+            bit = 1 << seat
+            grid = game.grids[seat]
+            for a in legal:
+                if a.kind is _K_FLIP and a.slot is not None and not game.known[grid[a.slot]] & bit:
+                    return a
+            return legal[0]
+        return legal[0]
+
+
+class ExpertPolicy:
+    """Determinized rollouts: every legal action played out on sampled states; the best average outcome wins."""
+
+    def __init__(self, rules: Rules, iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> None:
+        if not 1 <= iterations <= MAX_ITERATIONS:
+            raise ValueError(f"expert: iterations must be 1 to {MAX_ITERATIONS}, got {iterations}")
+        self.rules = rules
+        self.iterations = iterations
+        self.seed = seed
+        self.rollout = Rollout(rules)
+        self.fallback = GoodPolicy(rules)
+        self.ids = {c: i for i, c in enumerate(deck_set(rules.decks, rules.jokers is not None))}
+
+    def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
+        """The action with the lowest mean outcome over `iterations` sampled states."""
+        if len(legal) == 1:
+            return legal[0]
+        # Seeded by the policy's seed and everything the seat sees now (the view's repr is
+        # stable: cards, enums and numbers), never by the match's seed.
+        rng = random.Random(f"expert|{self.seed}|{seat_view!r}")
+        me = seat_view.seat
+        others = len(seat_view.grids) - 1
+        totals = [0.0] * len(legal)
+        rollout = self.rollout
+        for _ in range(self.iterations):
+            sample = _sample(seat_view, self.ids, rng)
+            if sample is None:
+                return self.fallback.choose(seat_view, legal)
+            dice = rng.getrandbits(64)
+            for j, action in enumerate(legal):
+                game = determinize(self.rules, seat_view, self.ids, sample)
+                scores = _play_out(game, action, rollout, random.Random(dice))
+                totals[j] += scores[me] - (sum(scores) - scores[me]) / others
+        best = min(range(len(legal)), key=totals.__getitem__)
+        return legal[best]
+
+
+Sample = tuple[list[list[int]], list[int], int]
+"""A sampled full table: each grid as card ids, the stock (top last), the drawn card's id or -1."""
+
+
+def _sample(v: SeatView, ids: dict[Card, int], rng: random.Random) -> Sample | None:
+    """Put the cards `v`'s seat has not seen, shuffled, where it cannot see; None if the view does not add up."""
+    seen: set[int] = set()
+    for g in v.grids:
+        seen.update(ids[c] for c in g if c is not None)
+    seen.update(ids[c] for c in v.discard)
+    if v.drawn is not None:
+        seen.add(ids[v.drawn])
+    unseen = [i for i in range(len(ids)) if i not in seen]
+    hidden_drawn = v.drawn is None and v.drawn_from is Pile.STOCK
+    holes = sum(1 for g in v.grids for c in g if c is None)
+    if len(unseen) != holes + v.stock_size + hidden_drawn:
+        return None
+    rng.shuffle(unseen)
+    it = iter(unseen)
+    grids = [[ids[c] if c is not None else next(it) for c in g] for g in v.grids]
+    drawn = ids[v.drawn] if v.drawn is not None else (next(it) if hidden_drawn else -1)
+    return grids, list(it), drawn
+
+
+def determinize(rules: Rules, v: SeatView, ids: dict[Card, int], sample: Sample) -> Game:
+    """The full game state of `sample`, agreeing with view `v` on everything `v` shows."""
+    grids, stock, drawn = sample
+    g = Game(rules)
+    players = g.players
+    me = 1 << v.seat
+    g.chance = None
+    g.hole, g.starter = v.hole, v.starter
+    g.grids = [row.copy() for row in grids]
+    g.stock = stock.copy()
+    g.discard = [ids[c] for c in v.discard]
+    up, known = g.up, g.known
+    for c in g.discard:
+        up[c] = True
+        known[c] = g.all_seats
+    peeked_fixed = rules.reveal is Reveal.PEEK and rules.reveal_choice is RevealChoice.FIXED
+    for s, (row, shown, flags) in enumerate(zip(g.grids, v.grids, v.face_up, strict=True)):
+        for i, (c, card, face_up) in enumerate(zip(row, shown, flags, strict=True)):
+            if face_up:
+                up[c] = True
+                known[c] = g.all_seats
+            else:
+                if card is not None:
+                    known[c] |= me
+                if peeked_fixed and i < rules.reveal_count and s != v.seat:
+                    # Its owner peeked at it (D1), and a face-up swap would have turned it up.
+                    known[c] |= 1 << s
+    g.to_move, g.decision = v.to_move, v.decision
+    g.drawn = drawn
+    g.drawn_from_stock = v.drawn_from is Pile.STOCK
+    if drawn >= 0:
+        if g.drawn_from_stock and v.to_move is not None:
+            known[drawn] |= 1 << v.to_move
+        elif not g.drawn_from_stock:
+            up[drawn] = True
+            known[drawn] = g.all_seats
+    g.power_rank, g.first_target = v.power, v.first_target
+    g.closer, g.knocker = v.closer, v.knocker
+    ender = v.knocker if v.knocker is not None else v.closer
+    if ender is not None and v.to_move is not None:
+        g.final_left = (ender - v.to_move) % players
+    g.turns = list(v.turns)
+    g.totals = list(v.totals)
+    g.hole_scores = v.hole_scores
+    if v.decision is Decision.REVEAL and v.to_move is not None:
+        count = rules.reveal_count
+        done = sum(1 for c in v.grids[v.to_move] if c is not None) if v.to_move == v.seat else 0
+        order = [(v.starter + k) % players for k in range(players)]
+        at = order.index(v.to_move)
+        g.reveal_left = [0] * players
+        for k, s in enumerate(order):
+            g.reveal_left[s] = 0 if k < at else count - done if k == at else count
+    if v.to_move is not None:
+        g._next_seat = (v.to_move + 1) % players
+    g._legal = None
+    return g
+
+
+def _play_out(game: Game, action: Action, rollout: Rollout, dice: random.Random) -> tuple[int, ...]:
+    """Each seat's score of the hole `game` is in, after `action` and the rollout policy to its end."""
+    game.apply(action)
+    results = game.results
+    while not results:
+        chance = game.chance
+        if chance is not None:
+            order = list(chance)
+            dice.shuffle(order)
+            game.apply_shuffle(order)
+            continue
+        seat = game.to_move
+        assert seat is not None  # no chance step and no result: a seat is to move
+        game.apply(rollout.choose(game, seat, game.legal_actions()))
+    return results[0].scores
