@@ -29,7 +29,11 @@ from golfref.match.protocol import hello_rules
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_matches" / "bots" / "greedy_bot.py"
 
 RULE_SETS = {
-    **{f"{p}-{layout}": resolve_rules(p, {"layout": layout, "holes": 2}, 3) for p in PRESETS for layout in ("2x2", "2x3")},
+    **{
+        f"{p}-{layout}": resolve_rules(p, {"layout": layout, "holes": 2}, 3)
+        for p in PRESETS
+        for layout in ("2x2", "2x3")
+    },
     "powers": resolve_rules("standard", {"layout": "2x3", "holes": 2, "card_powers": "on"}, 3),
     "pairs-grid": resolve_rules("knock", {"layout": "3x3", "holes": 1, "pair_scope": "grid"}, 2),
     "pairs-rows": resolve_rules("knock", {"layout": "2x4", "holes": 1, "pair_scope": "columns+rows"}, 2),

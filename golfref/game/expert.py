@@ -49,64 +49,109 @@ class Rollout:
 
     It reads the engine's state directly (card ids, face-up and known bits), so one decision
     costs a few microseconds, and uses only the moving seat's own knowledge of the sampled
-    state: the cards face up and those known to it. Card powers are never used (their card
-    is thrown), peeks at the start of a hole take the first slots offered.
+    state: the cards face up and those known to it, the others at UNSEEN (they never cancel).
+    Its choices are `good`'s in miniature: take the discard when it helps by DRAW_MARGIN,
+    swap a drawn card where it helps most, do not close the hole while not ahead, knock when
+    clearly lowest. Card powers are never used (their card is thrown); peeks at the start of
+    a hole take the first slots offered.
     """
 
     def __init__(self, rules: Rules) -> None:
         values = rank_values(rules)
         cards = deck_set(rules.decks, rules.jokers is not None)
         self.value = [float(values[c.rank]) for c in cards]
-        ranks = [c.rank for c in cards]
-        # Ranks as small ints: comparisons of ints, not enum members, in the hot loop.
-        order = {r: i for i, r in enumerate(dict.fromkeys(ranks))}
-        self.rank = [order[r] for r in ranks]
+        # Ranks as small ints (unknown cards get negative ones that match nothing): comparisons
+        # of ints, not of enum members, in the hot loop.
+        order = {r: i for i, r in enumerate(dict.fromkeys(c.rank for c in cards))}
+        self.rank = [order[c.rank] for c in cards]
         self.groups = [tuple(g) for g in score_groups(rules)]
         self.pairs = rules.cancel is Cancel.PAIRS
-        self.slots = rules.cards
+        slots = rules.cards
+        members = [sum(1 for g in self.groups if s in g) for s in range(slots)]
+        # Groups that share no slot (columns, or pairs in columns: most rule sets) let a swap's
+        # effect be computed from its own group alone.
+        self.disjoint = all(m <= 1 for m in members)
+        self.group_of = [next((k for k, g in enumerate(self.groups) if s in g), -1) for s in range(slots)]
         self.swap_face_up = rules.swap_face_up
 
-    def estimate(self, game: Game, grid: Sequence[int], bit: int, replace: int = -1, card: int = -1) -> float:
-        """`bit`'s seat's estimate of `grid` (with `card` in slot `replace`, if given): unknown cards at UNSEEN."""
+    def seen(self, game: Game, grid: Sequence[int], bit: int) -> tuple[list[int], list[float]]:
+        """The ranks and points of `grid` as seat `bit` knows them: unknown cards at UNSEEN, matching nothing."""
         up, known, value, rank = game.up, game.known, self.value, self.rank
-        ranks: list[int] = []
-        points: list[float] = []
-        for i, c in enumerate(grid):
-            if i == replace:
-                c = card
-            if up[c] or known[c] & bit or i == replace:
-                ranks.append(rank[c])
-                points.append(value[c])
-            else:
-                ranks.append(-1 - i)  # an unknown card matches nothing
-                points.append(UNSEEN)
+        ranks = [rank[c] if up[c] or known[c] & bit else -1 - i for i, c in enumerate(grid)]
+        points = [value[c] if ranks[i] >= 0 else UNSEEN for i, c in enumerate(grid)]
+        return ranks, points
+
+    def _group(self, group: tuple[int, ...], ranks: list[int], points: list[float]) -> float:
+        """The points of one group on its own."""
         if self.pairs:
-            for g in self.groups:
+            total = 0.0
+            for s in group:
+                r = ranks[s]
+                if r < 0 or sum(1 for t in group if ranks[t] == r) < 2:
+                    total += points[s]
+            return total
+        first = ranks[group[0]]
+        if first >= 0:
+            for s in group:
+                if ranks[s] != first:
+                    break
+            else:
+                return 0.0
+        return sum([points[s] for s in group])
+
+    def total(self, ranks: list[int], points: list[float]) -> float:
+        """The estimate of a grid from its seen ranks and points: cancelled groups at 0."""
+        if self.disjoint:
+            return sum([points[s] for s in range(len(points)) if self.group_of[s] < 0]) + sum(
+                [self._group(g, ranks, points) for g in self.groups]
+            )
+        zero = [False] * len(points)
+        for g in self.groups:
+            if self.pairs:
                 for s in g:
-                    r = ranks[s]
-                    if r >= 0 and sum(1 for t in g if ranks[t] == r) > 1:
-                        points[s] = 0.0
-        else:
-            for g in self.groups:
-                r = ranks[g[0]]
-                if r >= 0 and all(ranks[s] == r for s in g):
+                    if _paired(g, ranks, s):
+                        zero[s] = True
+            else:
+                first = ranks[g[0]]
+                if first >= 0 and all(ranks[s] == first for s in g):
                     for s in g:
-                        points[s] = 0.0
-        return sum(points)
+                        zero[s] = True
+        return sum([0.0 if zero[s] else points[s] for s in range(len(points))])
+
+    def estimate(self, game: Game, grid: Sequence[int], bit: int) -> float:
+        """Seat `bit`'s estimate of `grid`."""
+        ranks, points = self.seen(game, grid, bit)
+        return self.total(ranks, points)
 
     def _best_swap(self, game: Game, seat: int, card: int) -> tuple[int, float]:
         """The own slot where `card` helps most, and by how much; closing while not ahead costs a penalty."""
         bit = 1 << seat
         grid = game.grids[seat]
-        base = self.estimate(game, grid, bit)
+        ranks, points = self.seen(game, grid, bit)
+        base = self.total(ranks, points)
+        rank, value = self.rank[card], self.value[card]
         up = game.up
         down = [i for i, c in enumerate(grid) if not up[c]]
+        may_close = self.swap_face_up and len(down) <= 1 and game.closer is None and game.knocker is None
         rivals: float | None = None
         best, best_gain = 0, -1e9
+        disjoint, group_of, groups = self.disjoint, self.group_of, self.groups
         for slot in range(len(grid)):
-            after = self.estimate(game, grid, bit, slot, card)
+            was_rank, was_points = ranks[slot], points[slot]
+            if disjoint:
+                k = group_of[slot]
+                if k < 0:
+                    after = base - was_points + value
+                else:
+                    before = self._group(groups[k], ranks, points)
+                    ranks[slot], points[slot] = rank, value
+                    after = base - before + self._group(groups[k], ranks, points)
+            else:
+                ranks[slot], points[slot] = rank, value
+                after = self.total(ranks, points)
+            ranks[slot], points[slot] = was_rank, was_points
             gain = base - after
-            if self.swap_face_up and (not down or down == [slot]) and game.closer is None and game.knocker is None:
+            if may_close and (not down or down == [slot]):
                 if rivals is None:
                     rivals = min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
                 if after >= rivals:
@@ -119,24 +164,21 @@ class Rollout:
         """The playout's action for `seat` to move in `game`."""
         decision = game.decision
         if decision is _D_DRAW:
-            kinds = {a.kind: a for a in legal}
-            if _K_KNOCK in kinds:
+            if len(legal) == 3:  # stock, discard, knock: knocking is allowed now
                 bit = 1 << seat
-                grid = game.grids[seat]
-                if all(game.up[c] or game.known[c] & bit for c in grid):
-                    mine = self.estimate(game, grid, bit)
+                ranks, points = self.seen(game, game.grids[seat], bit)
+                if min(ranks) >= 0:
                     rivals = min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
-                    if mine < rivals - KNOCK_MARGIN:
-                        return kinds[_K_KNOCK]
+                    if self.total(ranks, points) < rivals - KNOCK_MARGIN:
+                        return legal[2]
             if game.discard and self._best_swap(game, seat, game.discard[-1])[1] > DRAW_MARGIN:
-                return kinds[_K_DISCARD]
-            return kinds[_K_STOCK]
+                return legal[1]
+            return legal[0]
         if decision is _D_PLACE:
             slot, gain = self._best_swap(game, seat, game.drawn)
-            swap = legal[slot]  # the swaps come first, in slot order
             if not game.drawn_from_stock or gain > 0.0:
-                return swap
-            return next(a for a in legal if a.kind is _K_THROW)
+                return legal[slot]  # the swaps come first, in slot order
+            return legal[len(game.grids[seat])]  # the throw, after the swaps
         if decision is _D_FLIP:
             if legal[-1].kind is _K_PASS and len(legal) == 2:
                 return legal[-1]  # the last face-down card: flipping it would close the hole blind
@@ -147,6 +189,12 @@ class Rollout:
                     return a
             return legal[0]
         return legal[0]
+
+
+def _paired(group: tuple[int, ...], ranks: list[int], slot: int) -> bool:
+    """Whether the card in `slot` has a known match of its rank elsewhere in `group` (pairs cancel)."""
+    r = ranks[slot]
+    return r >= 0 and sum(1 for t in group if ranks[t] == r) > 1
 
 
 class ExpertPolicy:

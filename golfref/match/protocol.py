@@ -18,11 +18,12 @@ import orjson
 from .. import PROTOCOL_VERSION
 from ..config.match import load_schema
 from ..game.engine import HoleResult
-from ..game.rules import KnockPenalty, Rules
+from ..game.rules import KnockPenalty, Rules, rules_from_dict
 
 __all__ = [
     "PROTOCOL_VERSION",
     "hello_rules",
+    "rules_from_hello",
     "MessageError",
     "NotJson",
     "InvalidMessage",
@@ -100,6 +101,17 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
         else:
             out[name] = value
     return out
+
+
+def rules_from_hello(data: dict[str, Any]) -> Rules:
+    """The `Rules` of a hello message's rules (the inverse of `hello_rules`); RulesError if they do not resolve."""
+    plain = {k: v for k, v in data.items() if k != "knock_double"}
+    for name in ("jokers", "block_bonus"):
+        if plain.get(name) is None:
+            plain[name] = "off"
+    if data.get("knock_double"):
+        plain["knock_penalty"] = KnockPenalty.DOUBLE.value
+    return rules_from_dict(plain)
 
 
 def hello(seat: int, names: Sequence[str], rules: dict[str, Any], time: dict[str, int]) -> str:
