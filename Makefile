@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install samples demo tournament-demo test check compiled bench lint clean
+.PHONY: install samples demo tournament-demo test check compiled bench ladder lint clean
 
 # The oldest Python golfref runs on, read from requires-python in pyproject.toml. A .venv made
 # with an older python is rebuilt, not reused: the check runs at every make (the stamp alone
@@ -112,6 +112,12 @@ bench: $(STAMP) compiled
 	@$(BIN)/python -m bench
 	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee; \
 	else echo "bench: the compiled build: skipped: $$(cat $(COMPILED)/UNAVAILABLE)"; fi
+
+# The ladder of built-in opponents measured (docs/OPPONENTS.md, bench/ladder.yaml): duplicate-deal
+# tournaments of each pair, resumed from tournaments/ladder/ when run again; about 25 minutes here.
+# LADDER_ARGS="--deal-sets 4" for a quick look, "--docs docs/OPPONENTS.md" to rewrite its table.
+ladder: $(STAMP)
+	@nice -n 10 $(BIN)/python -m bench.ladder $(LADDER_ARGS)
 
 lint: $(STAMP)
 	@$(BIN)/python -m pip install --quiet mypy ruff types-PyYAML types-jsonschema

@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 from golfref.cli.app import app
 from golfref.cli.exits import EXIT_FAULTED, EXIT_OK, EXIT_USAGE
 from golfref.config.match import TimeControl
+from golfref.game.policies import POLICIES
 from golfref.game.rules import PRESETS
 from golfref.record.faults import silence_hint
 from golfref.tools.botcheck import (
@@ -406,3 +407,16 @@ def test_decisions_over_move_ms_fail_the_time_control_check() -> None:
         "decisions took longer, the slowest" in failed(report)["time control: every decision within move_ms (200 ms)"]
     )
     assert max(report.times_ms) >= 250 and "move_ms 200" in report.times_line()
+
+
+# The search bot at its smallest budget: the checks are about the protocol, not its strength,
+# and its default budget on the 8-player and 4x4 checks would take minutes.
+BUILTIN_OPTIONS = {"expert": ("iterations=1",)}
+
+
+@pytest.mark.parametrize("name", POLICIES)
+def test_every_builtin_as_a_bot_program_passes_every_check(name: str) -> None:
+    argv = (sys.executable, "-m", "golfref.tools.builtin_bot", name, *BUILTIN_OPTIONS.get(name, ()))
+    report = check_bot(BotCommand(argv), time_control=GENEROUS)
+    assert report.passed, failed(report)
+    assert not [r.name for r in report.results if r.outcome is Outcome.SKIP]

@@ -28,7 +28,7 @@ from .view import SeatView
 
 __all__ = ["ExpertPolicy", "Rollout", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "determinize"]
 
-DEFAULT_ITERATIONS = 24
+DEFAULT_ITERATIONS = 100
 """Samples per decision at the default budget (docs/OPPONENTS.md measures it)."""
 MAX_ITERATIONS = 100_000
 
