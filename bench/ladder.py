@@ -52,9 +52,11 @@ def tournament_config(spec: dict[str, Any], preset: str, pair: list[str], deal_s
     }
 
 
-def run_pair(spec: dict[str, Any], preset: str, pair: list[str], deal_sets: int, workers: int) -> dict[str, Any]:
+def run_pair(
+    spec: dict[str, Any], preset: str, pair: list[str], deal_sets: int, workers: int, results: Path
+) -> dict[str, Any]:
     """Play (or resume) one pair's tournament; its pairwise statistic of A against B."""
-    folder = RESULTS / f"{preset}-{pair[0]}-vs-{pair[1]}"
+    folder = results / f"{preset}-{pair[0]}-vs-{pair[1]}"
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "ladder.yaml"
     config.write_text(yaml.safe_dump(tournament_config(spec, preset, pair, deal_sets), sort_keys=False))
@@ -135,6 +137,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.ladder", description=__doc__.splitlines()[0])
     parser.add_argument("--deal-sets", type=int, default=None, help="deal sets per pair (default: bench/ladder.yaml's)")
     parser.add_argument("--workers", type=int, default=2, help="matches played at once (default 2)")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="where the tournaments are kept")
     parser.add_argument("--docs", type=Path, default=None, help="also write the tables into this file")
     args = parser.parse_args(argv)
     spec = yaml.safe_load(SPEC.read_text())
@@ -143,7 +146,7 @@ def main(argv: list[str]) -> None:
     started = time.monotonic()
     for preset in spec["presets"]:
         for pair in spec["pairs"]:
-            diff = run_pair(spec, preset, pair, deal_sets, args.workers)
+            diff = run_pair(spec, preset, pair, deal_sets, args.workers, args.results)
             rows.append((preset, pair, diff))
             print(f"{preset:8} {pair[0]:>10} - {pair[1]:<10} {diff['mean']:+6.2f} per hole", file=sys.stderr)
     print(f"bench.ladder: tournaments took {time.monotonic() - started:.0f} s", file=sys.stderr)

@@ -49,7 +49,8 @@ def test_a_misspelt_preset_builtin_or_option_value_gets_a_suggestion(tmp_path: P
         "c.yaml:2: rules.preset: 'clasic' is not one of: standard, classic, knock, arena; did you mean 'classic'?",
         # a bad preset no longer hides a misspelt option until it is fixed
         "c.yaml:3: rules.holse: unknown rule option 'holse'; did you mean 'holes'?",
-        "c.yaml:5: players[0].builtin: 'gredy' is not one of: random, greedy, human; did you mean 'greedy'?",
+        "c.yaml:5: players[0].builtin: 'gredy' is not one of: random, greedy, good, expert, human; "
+        "did you mean 'greedy'?",
     ]
 
 
@@ -105,7 +106,7 @@ def test_a_quick_tournament_names_its_options_too(tmp_path: Path) -> None:
         "golfref: error: golfref tournament: --preset: 'clasic' is not one of: standard, classic, knock, arena; "
         "did you mean 'classic'?",
         "golfref: error: golfref tournament: --bot a: program 'no-such-program-here' is not on PATH",
-        "golfref: error: golfref tournament: --builtin b: 'gredy' is not one of: random, greedy; "
+        "golfref: error: golfref tournament: --builtin b: 'gredy' is not one of: random, greedy, good, expert; "
         "did you mean 'greedy'?",
     ]
     assert not (tmp_path / "t").exists()

@@ -98,7 +98,9 @@ def tournament(
     ] = None,
     builtins: Annotated[
         list[str] | None,
-        typer.Option("--builtin", metavar="NAME=POLICY", help="A built-in player (random, greedy) of a quick one."),
+        typer.Option(
+            "--builtin", metavar="NAME=POLICY", help="A built-in player (random, greedy, good, expert) of a quick one."
+        ),
     ] = None,
     preset: QuickPresetOpt = "standard",
     sets: Annotated[

@@ -6,7 +6,9 @@ the places it cannot see (others' and its own face-down slots, the stock), build
 state as an engine `Game`, and plays every legal action out to the hole's end with a fast
 policy (`Rollout`), on the same samples and the same rollout dice for every action (common
 random numbers: the actions are compared on equal luck). It plays the action whose outcome,
-its hole score less the mean of the others', is lowest on average.
+its hole score less the mean of the others', is lowest on average, unless that is within
+the samples' noise of `good`'s choice (CONFIDENCE_Z standard errors of the paired
+differences): then `good`'s choice stands.
 
 The engine plays the rollouts, so every rule option, layout and player count is searched by
 the rules themselves, with nothing special-cased here. The budget is a number of samples
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 
 from .cards import Card, deck_set
 from .engine import Action, ActionKind, Decision, Game, Pile
-from .good import CLOSE_PENALTY, DRAW_MARGIN, KNOCK_MARGIN, UNSEEN, GoodPolicy, score_groups
+from .good import CLOSE_PENALTY, DRAW_MARGIN, KEPT, KNOCK_MARGIN, UNSEEN, GoodPolicy, score_groups
 from .rules import Cancel, Reveal, RevealChoice, Rules
 from .scoring import rank_values
 from .view import SeatView
@@ -31,6 +33,8 @@ __all__ = ["ExpertPolicy", "Rollout", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "d
 DEFAULT_ITERATIONS = 100
 """Samples per decision at the default budget (docs/OPPONENTS.md measures it)."""
 MAX_ITERATIONS = 100_000
+CONFIDENCE_Z = 1.5
+"""Standard errors by which another action must beat `good`'s choice on the samples to be played instead."""
 
 _D_DRAW = Decision.DRAW
 _D_PLACE = Decision.PLACE
@@ -74,11 +78,13 @@ class Rollout:
         self.group_of = [next((k for k, g in enumerate(self.groups) if s in g), -1) for s in range(slots)]
         self.swap_face_up = rules.swap_face_up
 
-    def seen(self, game: Game, grid: Sequence[int], bit: int) -> tuple[list[int], list[float]]:
-        """The ranks and points of `grid` as seat `bit` knows them: unknown cards at UNSEEN, matching nothing."""
+    def seen(
+        self, game: Game, grid: Sequence[int], bit: int, unseen: float = UNSEEN
+    ) -> tuple[list[int], list[float]]:
+        """The ranks and points of `grid` as seat `bit` knows them: unknown cards at `unseen`, matching nothing."""
         up, known, value, rank = game.up, game.known, self.value, self.rank
         ranks = [rank[c] if up[c] or known[c] & bit else -1 - i for i, c in enumerate(grid)]
-        points = [value[c] if ranks[i] >= 0 else UNSEEN for i, c in enumerate(grid)]
+        points = [value[c] if ranks[i] >= 0 else unseen for i, c in enumerate(grid)]
         return ranks, points
 
     def _group(self, group: tuple[int, ...], ranks: list[int], points: list[float]) -> float:
@@ -118,9 +124,9 @@ class Rollout:
                         zero[s] = True
         return sum([0.0 if zero[s] else points[s] for s in range(len(points))])
 
-    def estimate(self, game: Game, grid: Sequence[int], bit: int) -> float:
-        """Seat `bit`'s estimate of `grid`."""
-        ranks, points = self.seen(game, grid, bit)
+    def estimate(self, game: Game, grid: Sequence[int], bit: int, unseen: float = UNSEEN) -> float:
+        """Seat `bit`'s estimate of `grid`, its unknown cards at `unseen`."""
+        ranks, points = self.seen(game, grid, bit, unseen)
         return self.total(ranks, points)
 
     def _best_swap(self, game: Game, seat: int, card: int) -> tuple[int, float]:
@@ -168,7 +174,8 @@ class Rollout:
                 bit = 1 << seat
                 ranks, points = self.seen(game, game.grids[seat], bit)
                 if min(ranks) >= 0:
-                    rivals = min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
+                    # A rival's unknown card at knock time is mostly one it chose to keep (KEPT), as `good` has it.
+                    rivals = min(self.estimate(game, g, bit, KEPT) for s, g in enumerate(game.grids) if s != seat)
                     if self.total(ranks, points) < rivals - KNOCK_MARGIN:
                         return legal[2]
             if game.discard and self._best_swap(game, seat, game.discard[-1])[1] > DRAW_MARGIN:
@@ -219,7 +226,7 @@ class ExpertPolicy:
         rng = random.Random(f"expert|{self.seed}|{seat_view!r}")
         me = seat_view.seat
         others = len(seat_view.grids) - 1
-        totals = [0.0] * len(legal)
+        outcomes: list[list[float]] = [[] for _ in legal]
         rollout = self.rollout
         for _ in range(self.iterations):
             sample = _sample(seat_view, self.ids, rng)
@@ -229,9 +236,19 @@ class ExpertPolicy:
             for j, action in enumerate(legal):
                 game = determinize(self.rules, seat_view, self.ids, sample)
                 scores = _play_out(game, action, rollout, random.Random(dice))
-                totals[j] += scores[me] - (sum(scores) - scores[me]) / others
-        best = min(range(len(legal)), key=totals.__getitem__)
-        return legal[best]
+                outcomes[j].append(scores[me] - (sum(scores) - scores[me]) / others)
+        means = [sum(o) / len(o) for o in outcomes]
+        best = min(range(len(legal)), key=means.__getitem__)
+        # `good`'s choice stands unless the samples show another action better by more than
+        # their noise: the paired differences (the same samples for both) have to be below 0
+        # by CONFIDENCE_Z standard errors. Sampling noise alone then seldom overturns a sound heuristic.
+        base = legal.index(self.fallback.choose(seat_view, legal))
+        if best == base or self.iterations < 2:
+            return legal[best]
+        diffs = [x - y for x, y in zip(outcomes[best], outcomes[base], strict=True)]
+        mean = sum(diffs) / len(diffs)
+        spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs)) ** 0.5
+        return legal[best] if mean + CONFIDENCE_Z * spread < 0 else legal[base]
 
 
 Sample = tuple[list[list[int]], list[int], int]
