@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-__all__ = ["Rules", "TimeControl", "Event", "View", "Card", "play", "rank_points", "PROTOCOL"]
+__all__ = ["Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "rank_points", "PROTOCOL"]
 
 PROTOCOL = 2
 """The protocol version this module speaks."""
@@ -208,6 +208,12 @@ def rank_points(rules: Rules) -> dict[str, int]:
 Choose = Callable[[View, list[str]], str]
 
 
+def answer(choose: Choose, request: dict[str, Any], rules: Rules, time: TimeControl) -> dict[str, Any]:
+    """The answer message `play` sends to a request: `choose` called on its view and legal choices."""
+    action = choose(View.from_request(request, rules, time), list(request["legal"]))
+    return {"type": "answer", "id": request["id"], "action": action}
+
+
 def _send(out: TextIO, message: dict[str, Any]) -> None:
     # One line, flushed: the referee waits for it.
     out.write(json.dumps(message) + "\n")
@@ -239,8 +245,7 @@ def play(
             time = TimeControl.from_json(message["time"])
             _send(out, {"type": "ready", "name": name, "version": version})
         elif kind == "request" and rules is not None and time is not None:
-            action = choose(View.from_request(message, rules, time), list(message["legal"]))
-            _send(out, {"type": "answer", "id": message["id"], "action": action})
+            _send(out, answer(choose, message, rules, time))
         elif kind == "goodbye":
             break
         elif kind is not None and on_notice is not None:
