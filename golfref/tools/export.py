@@ -5,9 +5,9 @@ becomes a bot program that a sandbox can run, seeing over the protocol exactly w
 process. The folder holds:
 
 - the policy's code: its module's file, or the whole top-level package it belongs to;
-- the kit, as ``golfref/kit/golfbot.py`` with the package's two ``__init__.py`` files (the kit
-  imports nothing else of golfref, which tests/test_kits.py holds), so that the policy's own
-  ``from golfref.kit import golfbot`` works in the folder as it does in process;
+- the kit, as ``golfref/kit/`` with the package's ``__init__.py`` (the kit imports nothing else of
+  golfref, which tests/test_kits.py holds), so that the policy's own ``from golfref.kit import
+  golfbot`` works in the folder as it does in process;
 - ``bot.py``, the launcher: ``python3 bot.py`` plays with `golfbot.play`.
 
 What the policy imports beyond the standard library, the kit and its own package is not copied:
@@ -155,7 +155,7 @@ def _needs(folder: Path, own: str) -> tuple[str, ...]:
         for line, name in _imports(path):
             top = name.split(".")[0]
             if top == "golfref":
-                if name not in ("golfref", "golfref.kit", "golfref.kit.golfbot"):
+                if name != "golfref" and name != "golfref.kit" and not name.startswith("golfref.kit."):
                     where = path.relative_to(folder)
                     raise ExportError(f"{where}:{line}: imports {name}: a bot folder holds golfref.kit only")
             elif top not in sys.stdlib_module_names and top != own and top != "__future__":
@@ -239,8 +239,8 @@ def _write(
     kit = folder / "golfref" / "kit"
     kit.mkdir(parents=True)
     shutil.copy2(_PACKAGE / "__init__.py", folder / "golfref" / "__init__.py")
-    shutil.copy2(_PACKAGE / "kit" / "__init__.py", kit / "__init__.py")
-    shutil.copy2(_PACKAGE / "kit" / "golfbot.py", kit / "golfbot.py")
+    for module in sorted((_PACKAGE / "kit").glob("*.py")):  # the whole kit: standard library only, all of it
+        shutil.copy2(module, kit / module.name)
     (folder / LAUNCHER).write_text(_launcher(target, module_name, names, name, version), encoding="utf-8")
     files = tuple(sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
     size = sum((folder / f).stat().st_size for f in files)
