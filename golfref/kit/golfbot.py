@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-__all__ = ["Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "rank_points", "PROTOCOL"]
+__all__ = ["Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL"]
 
 PROTOCOL = 2
 """The protocol version this module speaks."""
@@ -212,6 +212,16 @@ def answer(choose: Choose, request: dict[str, Any], rules: Rules, time: TimeCont
     """The answer message `play` sends to a request: `choose` called on its view and legal choices."""
     action = choose(View.from_request(request, rules, time), list(request["legal"]))
     return {"type": "answer", "id": request["id"], "action": action}
+
+
+def choose_of(policy: object) -> Choose:
+    """A policy's `choose`: its method of that name, or the policy itself when it is a plain function."""
+    method = getattr(policy, "choose", None)
+    if callable(method):
+        return method  # type: ignore[no-any-return]
+    if callable(policy) and not isinstance(policy, type):
+        return policy
+    raise TypeError(f"{policy!r} is no policy: it has no choose(view, legal) method and is not such a function")
 
 
 def _send(out: TextIO, message: dict[str, Any]) -> None:

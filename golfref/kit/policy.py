@@ -22,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .golfbot import choose_of
+
 __all__ = [
     "REFERENCE",
     "PolicyError",
@@ -97,14 +99,10 @@ def choose_function(obj: Any) -> Choose:
     """The ``choose(view, legal)`` of a policy (a class is instantiated first, without arguments)."""
     if isinstance(obj, type):
         obj = obj()
-    method = getattr(obj, "choose", None)
-    if callable(method):
-        chosen: Choose = method
-        return chosen
-    if callable(obj):
-        function: Choose = obj
-        return function
-    raise PolicyError(f"{describe(obj)} has no choose(view, legal) method and is not a function")
+    try:
+        return choose_of(obj)
+    except TypeError:  # choose_of's word for an object that is no policy
+        raise PolicyError(f"{describe(obj)} has no choose(view, legal) method and is not a function") from None
 
 
 def policy_name(obj: Any, ref: str | None) -> str:
