@@ -218,6 +218,7 @@ class SeatLauncher:
     def __init__(self, check: Callable[[], None] | None = None) -> None:
         self._processes = ProcessLauncher(check)
         self._policies = PolicyLauncher(check)
+        self._python: set[int] = set()  # the seats of python players, known once prepared
         self.clock = time.monotonic
         """Both doors' deadlines are on ``time.monotonic``."""
 
@@ -229,7 +230,7 @@ class SeatLauncher:
     ) -> None:
         """Set up the command players' sandboxes (a python player gets none)."""
         self._processes.prepare(spec, players, log_folder, source, hide)
-        self._seats = {i: p for i, p in enumerate(players)}
+        self._python = {i for i, p in enumerate(players) if p.python is not None}
 
     def fingerprint(self, seat: int, player: PlayerSpec, outputs: Sequence[Path]) -> dict[str, Any] | None:
         """The fingerprint its door takes."""
@@ -241,8 +242,7 @@ class SeatLauncher:
 
     def protections(self, seat: int) -> dict[str, Any]:
         """What protected the seat's bot (a process's sandbox record; none for a policy)."""
-        player = getattr(self, "_seats", {}).get(seat)
-        door: Launcher = self._policies if player is not None and player.python is not None else self._processes
+        door: Launcher = self._policies if seat in self._python else self._processes
         return door.protections(seat)
 
     def release(self) -> None:
