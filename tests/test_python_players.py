@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -252,3 +253,15 @@ def test_replay_bot_reruns_a_python_seat_and_audit_reads_its_transcript(tmp_path
     assert shown.exit_code == 0 and "python py_policies:Lowest" in shown.stdout
     audited = runner.invoke(app, ["audit", str(outcome.log_path), "--json"])
     assert audited.exit_code == 0, audited.output
+
+
+@pytest.mark.process
+def test_check_bot_checks_a_python_player_as_its_bot_program(tmp_path: Path) -> None:
+    (tmp_path / "match.yaml").write_text(
+        config_text(f"{{name: mine, python: 'py_policies:Lowest', cwd: {json.dumps(str(BOTS))}}}",
+                    "{name: greedy, builtin: greedy}", holes=1),
+        encoding="utf-8",
+    )  # fmt: skip
+    result = CliRunner().invoke(app, ["check-bot", str(tmp_path / "match.yaml"), "--player", "mine"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^\d+ checks: \d+ passed, 0 failed$", result.stdout, flags=re.M), result.stdout
