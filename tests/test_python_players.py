@@ -265,3 +265,17 @@ def test_check_bot_checks_a_python_player_as_its_bot_program(tmp_path: Path) -> 
     result = CliRunner().invoke(app, ["check-bot", str(tmp_path / "match.yaml"), "--player", "mine"])
     assert result.exit_code == 0, result.output
     assert re.search(r"^\d+ checks: \d+ passed, 0 failed$", result.stdout, flags=re.M), result.stdout
+
+
+def test_golfref_run_warns_that_the_sandbox_leaves_in_process_policies_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    mine = f"{{name: mine, python: 'py_policies:first', cwd: {json.dumps(str(BOTS))}}}"
+    players = (mine, "{name: g, builtin: greedy}")
+    (tmp_path / "match.yaml").write_text(config_text(*players, holes=1), encoding="utf-8")
+    warning = "golfref: warning: sandbox: mine run in golfref's own process, where no sandbox applies"
+    for flag, warned in (("--sandbox", True), ("--no-sandbox", False)):
+        result = CliRunner().invoke(app, ["run", "match.yaml", "--seed", "1", "--quiet", flag])
+        assert result.exit_code == 0, result.output
+        assert (warning in result.stderr) is warned, result.stderr
