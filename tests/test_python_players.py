@@ -279,3 +279,18 @@ def test_golfref_run_warns_that_the_sandbox_leaves_in_process_policies_out(
         result = CliRunner().invoke(app, ["run", "match.yaml", "--seed", "1", "--quiet", flag])
         assert result.exit_code == 0, result.output
         assert (warning in result.stderr) is warned, result.stderr
+
+
+@pytest.mark.process
+def test_the_kits_runner_refuses_a_bad_reference_in_one_line() -> None:
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "golfref.kit.run", "py_policies:NOT_A_POLICY"], cwd=BOTS, input="",
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "golfref.kit.run: py_policies:NOT_A_POLICY: an instance of builtins.int has no choose(view, legal) method "
+        "and is not a function\n"
+    )

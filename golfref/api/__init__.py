@@ -10,6 +10,7 @@ game, kit); not cli, and not typer.
 """
 
 from ..config.match import ConfigError, MatchConfig, PlayerSpec
+from ..match.referee import MatchInterrupted
 from ..record.faults import Fault, FaultKind, SeatStatus
 from ..record.matchlog import MatchLog
 from .matches import MatchOutcome, PlayerLike, load_config, match_config, run
@@ -19,6 +20,7 @@ __all__ = [
     "Fault",
     "FaultKind",
     "MatchConfig",
+    "MatchInterrupted",
     "MatchLog",
     "MatchOutcome",
     "PlayerLike",
