@@ -1,4 +1,4 @@
-"""Run a Python policy as a bot program: ``python -m golfref.kit.run module:object [--name NAME]``.
+"""Run a Python policy as a bot program: ``python -m golfref.kit.run module:object [--name NAME] [--version V]``.
 
 The policy (`golfref.kit.policy`: an object with ``choose(view, legal)``, a class of such
 objects, or a function) is imported from the current directory and played with
@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m golfref.kit.run", description=__doc__.split("\n")[0])
     parser.add_argument("policy", help="module:object, imported from the current directory")
     parser.add_argument("--name", help="the name said in ready (default: the policy's name attribute, or object)")
+    parser.add_argument("--version", default="1", help="the version said in ready (default: 1)")
     args = parser.parse_args(argv)
     try:
         obj = import_policy(args.policy, os.getcwd())
@@ -28,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     except PolicyError as e:
         print(f"golfref.kit.run: {e}", file=sys.stderr)
         return 2
-    play(choose, name=args.name or policy_name(obj, args.policy))
+    play(choose, name=args.name or policy_name(obj, args.policy), version=args.version)
     return 0
 
 
