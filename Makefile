@@ -112,7 +112,7 @@ check: $(STAMP) samples
 bench: $(STAMP) compiled
 	@$(PIP) install --quiet 'pettingzoo[classic]' || echo "bench: pettingzoo[classic] did not install: the env section says so"
 	@$(BIN)/python -m bench
-	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee; \
+	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee env; \
 	else echo "bench: the compiled build: skipped: $$(cat $(COMPILED)/UNAVAILABLE)"; fi
 
 lint: $(STAMP)

@@ -40,6 +40,10 @@ _NONE_TO_MOVE = np.zeros(len(golfbot.ACTIONS), dtype=np.int8)
 _NONE_TO_MOVE.flags.writeable = False
 
 
+_Legal = tuple[tuple[Action, ...], np.ndarray[Any, Any], dict[int, Action]]
+"""A legal tuple of the engine, its action mask, and its actions by index in the kit's table."""
+
+
 class EnvConfigError(ValueError):
     """A configuration the environment cannot play: an unknown preset, option, player count or reward."""
 
@@ -124,7 +128,7 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(len(golfbot.ACTIONS)) for a in self.possible_agents}
         self._rng = random.Random(int.from_bytes(os.urandom(8), "little"))
-        self._masks: dict[int, tuple[tuple[Action, ...], bytes]] = {}
+        self._masks: dict[int, _Legal] = {}
         self._narrator = Narrator(self.possible_agents, self.rules)
         self._rendered = (0, 0)
         self.game = Game(self.rules)
@@ -150,6 +154,7 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._scored = 0
+        self._paid = False
         self._rendered = (0, 0)
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.game.to_move]  # type: ignore[index]
@@ -174,21 +179,24 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         if info is not None:
             info["view"] = seen
         if game.to_move == seat:
-            legal = game.legal_actions()
-            cached = self._masks.get(id(legal))
-            if cached is None or cached[0] is not legal:
-                cached = self._mask(legal)
-            mask = np.frombuffer(bytearray(cached[1]), dtype=np.int8)
+            mask = self._legal(game.legal_actions())[1].copy()
         else:
             mask = _NONE_TO_MOVE.copy()
         return {"observation": np.frombuffer(self.encoder.encode(seen), dtype=np.int16), "action_mask": mask}
 
-    def _mask(self, legal: tuple[Action, ...]) -> tuple[tuple[Action, ...], bytes]:
+    def _legal(self, legal: tuple[Action, ...]) -> _Legal:
+        """The mask of `legal` and its actions by index, kept per tuple (the engine shares most)."""
+        cached = self._masks.get(id(legal))
+        if cached is not None and cached[0] is legal:
+            return cached
         index = golfbot.ACTION_INDEX
-        mask = bytearray(len(golfbot.ACTIONS))
+        mask = np.zeros(len(golfbot.ACTIONS), dtype=np.int8)
+        by_index = {}
         for action in legal:
-            mask[index[action.text]] = 1
-        cached = (legal, bytes(mask))
+            i = index[action.text]
+            mask[i] = 1
+            by_index[i] = action
+        cached = (legal, mask, by_index)
         if len(self._masks) > 4096:  # legal tuples built afresh (flips, targets) are not worth keeping
             self._masks.clear()
         self._masks[id(legal)] = cached
@@ -202,13 +210,7 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
             return
         game = self.game
         legal = game.legal_actions()
-        chosen = None
-        if action is not None and 0 <= action < len(golfbot.ACTIONS):
-            text = golfbot.ACTIONS[action]
-            for candidate in legal:
-                if candidate.text == text:
-                    chosen = candidate
-                    break
+        chosen = self._legal(legal)[2].get(action)  # type: ignore[arg-type]
         if chosen is None:
             shown = ", ".join(f"{golfbot.ACTION_INDEX[a.text]} ({a.text})" for a in legal)
             raise ValueError(f"golfref.env: action {action!r} is not legal for {agent} now; legal: {shown}")
@@ -217,16 +219,19 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         if game.chance is not None:
             self._deal()
         rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
+        if self._paid:  # most steps score nothing: the rewards are reset only after one that did
+            for a in rewards:
+                rewards[a] = 0.0
+            self._paid = False
         if len(game.results) > self._scored:
             self._score(rewards)
+            self._paid = True
+            self._accumulate_rewards()
         if game.over:
             for a in self.agents:
                 self.terminations[a] = True
         else:
             self.agent_selection = self.possible_agents[game.to_move]  # type: ignore[index]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
