@@ -53,8 +53,12 @@ demo: $(STAMP) samples
 
 # A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
 TOURNAMENT ?= sample_matches/tournament.yaml
+# Its bots are `python3 ...`, sandboxed where bubblewrap is; the sandbox shows /usr/bin but not a pyenv
+# shim or a virtual environment first on PATH, and refuses such a python3 (docs/SANDBOX.md), so the
+# demo runs them on the system's python3 where there is one.
+DEMO_PATH := $(if $(wildcard /usr/bin/python3),/usr/bin:$(PATH),$(PATH))
 tournament-demo: $(STAMP) samples
-	@$(BIN)/golfref tournament $(TOURNAMENT)
+	@PATH="$(DEMO_PATH)" $(BIN)/golfref tournament $(TOURNAMENT)
 
 # The compiled build (README: "The compiled build"): a copy of the package in build/compiled
 # whose hot modules, [tool.golfref.mypyc] in pyproject.toml, mypyc compiled. Only the tests and

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
-    "Rules", "TimeControl", "Event", "View", "Card", "play", "rank_points", "PROTOCOL", "ACTIONS", "ACTION_INDEX",
-    "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION", "OBSERVATION_LAYOUT",
-    "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "choose_of", "rank_points", "PROTOCOL", "ACTIONS",
+    "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
+    "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
 ]  # fmt: skip
 
 PROTOCOL = 2
@@ -212,6 +212,16 @@ def rank_points(rules: Rules) -> dict[str, int]:
 
 
 Choose = Callable[[View, list[str]], str]
+
+
+def choose_of(policy: object) -> Choose:
+    """A policy's `choose`: its method of that name, or the policy itself when it is a plain function."""
+    method = getattr(policy, "choose", None)
+    if callable(method):
+        return method  # type: ignore[no-any-return]
+    if callable(policy) and not isinstance(policy, type):
+        return policy
+    raise TypeError(f"{policy!r} is no policy: it has no choose(view, legal) method and is not such a function")
 
 
 def _send(out: TextIO, message: dict[str, Any]) -> None:

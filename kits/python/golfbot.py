@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
-    "Rules", "TimeControl", "Event", "View", "Card", "play", "rank_points", "PROTOCOL", "ACTIONS", "ACTION_INDEX",
-    "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION", "OBSERVATION_LAYOUT",
-    "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "choose_of", "rank_points", "PROTOCOL", "ACTIONS",
+    "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
+    "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
 ]  # fmt: skip
 
 PROTOCOL = 2
@@ -212,6 +212,16 @@ def rank_points(rules: Rules) -> dict[str, int]:
 
 
 Choose = Callable[[View, list[str]], str]
+
+
+def choose_of(policy: object) -> Choose:
+    """A policy's `choose`: its method of that name, or the policy itself when it is a plain function."""
+    method = getattr(policy, "choose", None)
+    if callable(method):
+        return method  # type: ignore[no-any-return]
+    if callable(policy) and not isinstance(policy, type):
+        return policy
+    raise TypeError(f"{policy!r} is no policy: it has no choose(view, legal) method and is not such a function")
 
 
 def _send(out: TextIO, message: dict[str, Any]) -> None:
@@ -443,7 +453,7 @@ class Encoder:
         # encoded afresh every time.
         self._grid_memo: dict[int, tuple[object, object, bytes]] = {}
         self._grids_memo: dict[int, tuple[object, object, bytes]] = {}
-        self._pile_state: tuple[Any, list[int]] = (None, [])
+        self._pile_state: tuple[Any, list[int], tuple[int, ...]] = (None, [], ())
 
     def card(self, card: object) -> tuple[int, int]:
         """(rank code, points) of a card written as the protocol writes it (or with that `name`)."""
@@ -485,9 +495,11 @@ class Encoder:
     def pile(self, pile: Any) -> tuple[int, ...]:
         """The `discard_top`, `discard_size` and `discard_ranks` fields."""
         card = self.card
-        last, counts = self._pile_state
+        last, counts, fields = self._pile_state
         if pile.__class__ is not tuple:
             last = None  # a list may change in place: counted afresh
+        elif pile is last:
+            return fields
         n = len(pile)
         # A turn puts one card on the pile or takes its top: count that card, not the pile.
         if last is not None and n == len(last) + 1 and pile[:-1] == last:
@@ -500,9 +512,10 @@ class Encoder:
             counts = [0] * len(RANK_CODES)
             for c in pile:
                 counts[card(c)[0] - 1] += 1
-        self._pile_state = (pile, counts)
         top = (1, *card(pile[-1])) if pile else (0, 0, 0)
-        return (*top, n, *counts)
+        fields = (*top, n, *counts)
+        self._pile_state = (pile, counts, fields)
+        return fields
 
     def encode(self, view: Any) -> array[int]:
         """The observation of `view` (a kit `View` or golfref's `SeatView`): `OBSERVATION_SIZE` int16 numbers."""
