@@ -408,12 +408,6 @@ def _packed_hots(size: int) -> list[bytes]:
     return [pack(*([0] * size))] + [pack(*(int(i == j) for j in range(size))) for i in range(size)]
 
 
-def _word(value: object) -> object:
-    """An enum member's word, anything else as it is: golfref's SeatView and the kit's View read alike."""
-    # `_value_`, not `.value`: the plain attribute behind enum's descriptor, read at every observation.
-    return value if value is None or value.__class__ is str else value._value_  # type: ignore[attr-defined]
-
-
 class Encoder:
     """Turns one seat's view into the observation of `OBSERVATION_LAYOUT`, for one match's rules.
 
@@ -441,7 +435,8 @@ class Encoder:
         self._power: dict[object, bytes] = {"J": three[1], "Q": three[2], "K": three[3], None: three[0]}
         self._rules = struct.pack(f"{len(RULE_FEATURES)}h", *rule_features(rules))
         at = OBSERVATION_OFFSETS
-        self._numbers = struct.Struct(f"{at['rules'] - at['hole']}h")
+        self._pack_numbers = struct.Struct(f"{at['rules'] - at['hole']}h").pack
+        self._hots_memo: dict[tuple[Any, ...], bytes] = {}
         width = MAX_SLOTS * len(SLOT_FIELDS)
         self._slot_pack = struct.Struct(f"{len(SLOT_FIELDS)}h").pack
         self._slot_up: dict[str | None, bytes] = {}
@@ -517,15 +512,30 @@ class Encoder:
         self._pile_state = (pile, counts, fields)
         return fields
 
+    def _hots(self, key: tuple[Any, ...]) -> bytes:
+        """The one-hot fields (`decision` to `power`) of `key`, packed, kept per key."""
+        decision, own, to_move, starter, closer, knocker, drawn_from, power = key
+        seats = self._seats
+        packed = b"".join(
+            (
+                self._no_decision if decision is None or to_move != own else self._decision[decision],
+                seats[own + 1],
+                seats[0 if to_move is None else to_move + 1],
+                seats[starter + 1],
+                seats[0 if closer is None else closer + 1],
+                seats[0 if knocker is None else knocker + 1],
+                self._from[drawn_from],
+                self._power[power],
+            )
+        )
+        self._hots_memo[key] = packed
+        return packed
+
     def encode(self, view: Any) -> array[int]:
         """The observation of `view` (a kit `View` or golfref's `SeatView`): `OBSERVATION_SIZE` int16 numbers."""
-        seats = self._seats
-        to_move = view.to_move
         own = view.seat
         drawn = view.drawn
         first = view.first_target
-        closer, knocker = view.closer, view.knocker
-        pad = self._pad_seats
         grids, face_up = view.grids, view.face_up
         last = self._grids_memo.get(own)
         if last is not None and last[0] is grids and last[1] is face_up:
@@ -534,9 +544,26 @@ class Encoder:
             block = self._grids(own, grids, face_up)
             if grids.__class__ is tuple:
                 self._grids_memo[own] = (grids, face_up, block)
-        numbers = self._numbers.pack(
+        # The one-hot fields take few values between them: packed once per combination.
+        # (Enum members are read by their `_value_`: hashing a member runs Python code.)
+        decision, drawn_from, power = view.decision, view.drawn_from, view.power
+        key = (
+            decision if decision is None or decision.__class__ is str else decision._value_,
+            own,
+            view.to_move,
+            view.starter,
+            view.closer,
+            view.knocker,
+            drawn_from if drawn_from is None or drawn_from.__class__ is str else drawn_from._value_,
+            power if power is None or power.__class__ is str else power._value_,
+        )
+        hots = self._hots_memo.get(key)
+        if hots is None:
+            hots = self._hots(key)
+        pad = self._pad_seats
+        numbers = self._pack_numbers(
             view.hole,
-            *((int(view.drawn_from is not None), 0, 0) if drawn is None else (1, *self.card(drawn))),
+            *((int(drawn_from is not None), 0, 0) if drawn is None else (1, *self.card(drawn))),
             *((0, 0, 0) if first is None else (1, first[0], first[1])),
             view.stock_size,
             *self.pile(view.discard),
@@ -545,21 +572,4 @@ class Encoder:
             *view.totals,
             *pad,
         )
-        return array(
-            "h",
-            b"".join(
-                (
-                    self._no_decision if to_move != own else self._decision[_word(view.decision)],
-                    seats[own + 1],
-                    seats[0 if to_move is None else to_move + 1],
-                    seats[view.starter + 1],
-                    seats[0 if closer is None else closer + 1],
-                    seats[0 if knocker is None else knocker + 1],
-                    self._from[_word(view.drawn_from)],
-                    self._power[_word(view.power)],
-                    numbers,
-                    self._rules,
-                    block,
-                )
-            ),
-        )
+        return array("h", b"".join((hots, numbers, self._rules, block)))
