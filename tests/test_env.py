@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -209,3 +210,19 @@ def test_without_the_extra_the_import_says_what_to_install(monkeypatch: pytest.M
     with pytest.raises(ImportError) as caught:
         importlib.import_module("golfref.env")
     assert str(caught.value) == "golfref.env needs the rl extra (pettingzoo is missing): pip install golfref[rl]"
+
+
+def test_a_match_config_file_and_its_errors(tmp_path: Path) -> None:
+    path = tmp_path / "match.yaml"
+    path.write_text(
+        "match: m\nrules: {preset: arena, layout: 2x2, holes: 3}\n"
+        "players:\n  - {name: a, builtin: greedy}\n  - {name: b, builtin: random}\n  - {name: c, builtin: random}\n",
+        encoding="utf-8",
+    )
+    rules = golf_env.raw_env(str(path)).rules
+    assert (rules.layout, rules.holes, rules.players, rules.swap_face_up) == ("2x2", 3, 3, False)
+    # A layout-dependent default follows a new layout: arena's face-down swaps are for 2x2 only.
+    assert golf_env.raw_env(path, options={"layout": "2x3"}).rules.swap_face_up is True
+    with pytest.raises(golf_env.EnvConfigError, match="golfref.env: .*missing.yaml") as caught:
+        golf_env.raw_env(tmp_path / "missing.yaml")
+    assert "\n" not in str(caught.value)

@@ -52,34 +52,36 @@ def resolve_env_rules(
     config: object = "standard", options: Mapping[str, Any] | None = None, players: int | None = None
 ) -> Rules:
     """The rules of `config`: a preset name, a `Rules`, a `MatchConfig`, or the path of a match config YAML."""
-    if isinstance(config, Rules):
-        rules = config
+    if isinstance(config, (str, Path)) and not (isinstance(config, str) and config in PRESETS):
+        if Path(config).suffix not in (".yaml", ".yml"):
+            raise EnvConfigError(
+                f"golfref.env: config must be a preset ({', '.join(PRESETS)}), a Rules, a MatchConfig "
+                f"or a match config's .yaml path, got {config!r}"
+            )
+        try:
+            config = load_config(config)
+        except (ValueError, OSError) as error:
+            raise EnvConfigError(f"golfref.env: {error}") from None
+    if isinstance(config, str):
+        preset, written = config, {}
     elif isinstance(config, MatchConfig):
-        rules = config.rules
-    elif isinstance(config, str) and config in PRESETS:
-        try:
-            rules = resolve_rules(config, dict(options or {}), 2 if players is None else players)
-        except RulesError as error:
-            raise EnvConfigError(f"golfref.env: {error}") from None
-        return rules
-    elif isinstance(config, (str, Path)) and Path(config).suffix in (".yaml", ".yml"):
-        try:
-            rules = load_config(config).rules
-        except ValueError as error:
-            raise EnvConfigError(f"golfref.env: {error}") from None
+        # The options as its `rules:` writes them: a layout-dependent default follows a new layout.
+        preset, written, players = config.rules.preset, dict(config.rule_options), players or config.rules.players
+    elif isinstance(config, Rules):
+        if not options and players is None:
+            return config
+        # Options on top of a resolved rule set: every option it resolved is kept unless overridden.
+        written = {k: v for k, v in config.to_dict().items() if k not in ("preset", "players")}
+        preset, players = config.preset, players or config.players
     else:
         raise EnvConfigError(
             f"golfref.env: config must be a preset ({', '.join(PRESETS)}), a Rules, a MatchConfig "
             f"or a match config's .yaml path, got {config!r}"
         )
-    if options or players is not None:
-        # Options and players apply on top of a given rule set: resolved again from its preset.
-        base = {k: v for k, v in rules.to_dict().items() if k not in ("preset", "players")}
-        try:
-            rules = resolve_rules(rules.preset, {**base, **dict(options or {})}, players or rules.players)
-        except RulesError as error:
-            raise EnvConfigError(f"golfref.env: {error}") from None
-    return rules
+    try:
+        return resolve_rules(preset, {**written, **dict(options or {})}, 2 if players is None else players)
+    except RulesError as error:
+        raise EnvConfigError(f"golfref.env: {error}") from None
 
 
 def kit_rules(rules: Rules) -> golfbot.Rules:
