@@ -116,7 +116,9 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         self.rules = resolve_env_rules(config, options, players)
         self.reward_scheme = reward
         self.render_mode = render_mode
-        self.encoder = golfbot.Encoder(kit_rules(self.rules))
+        self.encoder_rules = kit_rules(self.rules)
+        """The rules as the kit reads them from a hello: what `encoder` was made with."""
+        self.encoder = golfbot.Encoder(self.encoder_rules)
         self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         space = spaces.Dict(
