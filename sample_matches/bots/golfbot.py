@@ -19,6 +19,9 @@ go to the optional `on_notice`; unknown message types are ignored, as the protoc
 
 The field names and JSON types are those of docs/PROTOCOL.md and
 schemas/protocol.schema.json; copy this file next to your bot.
+
+For a learned policy, `Encoder` turns a View into the numeric observation golfref.env trains
+on, and `ACTIONS` / `action_mask` / `action_text` are its action table (docs/ENVIRONMENT.md).
 """
 
 from __future__ import annotations
