@@ -36,6 +36,8 @@ REWARDS = ("hole", "rank")
 """Reward schemes: `hole` (the default) pays each seat minus its points as each hole is scored;
 `rank` pays each seat, when the match ends, (seats it beat - seats that beat it) / (players - 1)."""
 
+_INT16 = np.dtype(np.int16)
+_frombuffer = np.frombuffer
 _NONE_TO_MOVE = np.zeros(len(golfbot.ACTIONS), dtype=np.int8)
 _NONE_TO_MOVE.flags.writeable = False
 
@@ -183,10 +185,14 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         if info is not None:
             info["view"] = seen
         if game.to_move == seat:
-            mask = self._legal(game.legal_actions())[1].copy()
+            legal = game.legal_actions()
+            cached = self._masks.get(id(legal))
+            if cached is None or cached[0] is not legal:
+                cached = self._legal(legal)
+            mask = cached[1].copy()
         else:
             mask = _NONE_TO_MOVE.copy()
-        return {"observation": np.frombuffer(self.encoder.encode(seen), dtype=np.int16), "action_mask": mask}
+        return {"observation": _frombuffer(self.encoder.encode(seen), _INT16), "action_mask": mask}
 
     def _legal(self, legal: tuple[Action, ...]) -> _Legal:
         """The mask of `legal` and its actions by index, kept per tuple (the engine shares most)."""
@@ -214,7 +220,10 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
             return
         game = self.game
         legal = game.legal_actions()
-        chosen = self._legal(legal)[2].get(action)  # type: ignore[arg-type]
+        cached = self._masks.get(id(legal))
+        if cached is None or cached[0] is not legal:
+            cached = self._legal(legal)
+        chosen = cached[2].get(action)  # type: ignore[arg-type]
         if chosen is None:
             shown = ", ".join(f"{golfbot.ACTION_INDEX[a.text]} ({a.text})" for a in legal)
             raise ValueError(f"golfref.env: action {action!r} is not legal for {agent} now; legal: {shown}")
