@@ -411,6 +411,11 @@ def _packed_hots(size: int) -> list[bytes]:
     return [pack(*([0] * size))] + [pack(*(int(i == j) for j in range(size))) for i in range(size)]
 
 
+def _word(value: object) -> Any:
+    """An enum member's word, anything else as it is: golfref's SeatView and the kit's View read alike."""
+    return getattr(value, "value", value)
+
+
 class Encoder:
     """Turns one seat's view into the observation of `OBSERVATION_LAYOUT`, for one match's rules.
 
@@ -517,7 +522,7 @@ class Encoder:
 
     def _hots(self, key: tuple[Any, ...]) -> bytes:
         """The one-hot fields (`decision` to `power`) of `key`, packed, kept per key."""
-        decision, own, to_move, starter, closer, knocker, drawn_from, power = key
+        decision, own, to_move, starter, closer, knocker, drawn_from, power = (_word(k) for k in key)
         seats = self._seats
         packed = b"".join(
             (
@@ -547,19 +552,10 @@ class Encoder:
             block = self._grids(own, grids, face_up)
             if grids.__class__ is tuple:
                 self._grids_memo[own] = (grids, face_up, block)
-        # The one-hot fields take few values between them: packed once per combination.
-        # (Enum members are read by their `_value_`: hashing a member runs Python code.)
-        decision, drawn_from, power = view.decision, view.drawn_from, view.power
-        key = (
-            decision if decision is None or decision.__class__ is str else decision._value_,
-            own,
-            view.to_move,
-            view.starter,
-            view.closer,
-            view.knocker,
-            drawn_from if drawn_from is None or drawn_from.__class__ is str else drawn_from._value_,
-            power if power is None or power.__class__ is str else power._value_,
-        )
+        # The one-hot fields take few values between them: packed once per combination (the
+        # key holds enum members as they are, or the words a kit View has).
+        drawn_from = view.drawn_from
+        key = (view.decision, own, view.to_move, view.starter, view.closer, view.knocker, drawn_from, view.power)
         hots = self._hots_memo.get(key)
         if hots is None:
             hots = self._hots(key)
