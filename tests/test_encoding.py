@@ -163,3 +163,20 @@ def test_an_observation_holds_no_card_its_seat_has_not_seen(
 
     for seed in range(2 if players <= 4 else 1):
         play(rules, seed, check)
+
+
+def test_a_kit_view_changed_in_place_is_encoded_afresh() -> None:
+    """The encoder's memos trust only tuples: a bot that edits its View's lists gets their new numbers."""
+    rules = resolve_rules("standard", {}, 2)
+    game = Game(rules)
+    game.apply_shuffle(list(game.chance or ()))
+    kit = kit_rules(rules)
+    request = json.loads(request_line(game, 0, 1, (0, 0), 1000)[0])
+    seen = golfbot.View.from_request(request, kit, golfbot.TimeControl(1, 1, 0, 0, 0))
+    encoder = golfbot.Encoder(kit)
+    before = list(encoder.encode(seen))
+    seen.discard.append("KS")
+    seen.grids[1][5] = "QH"
+    seen.totals[1] = 7
+    after = list(encoder.encode(seen))
+    assert after == list(golfbot.Encoder(kit).encode(seen)) != before
