@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "golfref"
 SUB_PACKAGES = (
-    "kit", "game", "config", "bots", "record", "match", "tools", "tournament", "stats", "show", "api", "cli",
+    "kit", "game", "config", "bots", "record", "match", "tools", "tournament", "stats", "show", "api", "env", "cli",
 )  # fmt: skip
 
 # Private names one module still takes from another (docs/ARCHITECTURE.md, "The contracts"): none.
