@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
 	  echo "make: $(PYTHON) is $$($(PYTHON) -V 2>&1) but golfref needs Python $(MIN_PYTHON) or newer: run make PYTHON=python$(MIN_PYTHON) (or newer)"; \
 	  rm -rf $(VENV); exit 1; }
 	@$(PIP) install --quiet --upgrade pip
-	@$(PIP) install --quiet -e '.[test,cluster]'
+	@$(PIP) install --quiet -e '.[test,cluster,rl]'
 	@touch $(STAMP)
 
 FORCE:
@@ -53,8 +53,12 @@ demo: $(STAMP) samples
 
 # A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
 TOURNAMENT ?= sample_matches/tournament.yaml
+# Its bots are `python3 ...`, sandboxed where bubblewrap is; the sandbox shows /usr/bin but not a pyenv
+# shim or a virtual environment first on PATH, and refuses such a python3 (docs/SANDBOX.md), so the
+# demo runs them on the system's python3 where there is one.
+DEMO_PATH := $(if $(wildcard /usr/bin/python3),/usr/bin:$(PATH),$(PATH))
 tournament-demo: $(STAMP) samples
-	@$(BIN)/golfref tournament $(TOURNAMENT)
+	@PATH="$(DEMO_PATH)" $(BIN)/golfref tournament $(TOURNAMENT)
 
 # The compiled build (README: "The compiled build"): a copy of the package in build/compiled
 # whose hot modules, [tool.golfref.mypyc] in pyproject.toml, mypyc compiled. Only the tests and
@@ -108,9 +112,11 @@ check: $(STAMP) samples
 	@GOLFREF_TEST_NO_PROCESSES=1 $(call PYTEST,-m "not process" -n 2)
 
 # The engine (and the referee) once more with the compiled build, in a process of its own.
+# bench/env.py measures PettingZoo's own card environments beside golfref's: they need rlcard.
 bench: $(STAMP) compiled
+	@$(PIP) install --quiet 'pettingzoo[classic]' || echo "bench: pettingzoo[classic] did not install: the env section says so"
 	@$(BIN)/python -m bench
-	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee; \
+	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee env; \
 	else echo "bench: the compiled build: skipped: $$(cat $(COMPILED)/UNAVAILABLE)"; fi
 
 # The ladder of built-in opponents measured (docs/OPPONENTS.md, bench/ladder.yaml): duplicate-deal

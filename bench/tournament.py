@@ -17,11 +17,13 @@ printed before and after, since on a loaded machine the speed-up means little.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -80,9 +82,26 @@ def _load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
+@contextlib.contextmanager
+def _system_python_first() -> Iterator[None]:
+    """PATH with /usr/bin first while the sample tournament plays: its bots are `python3`, sandboxed.
+
+    The sandbox shows /usr/bin, not a pyenv shim or a virtual environment that may come first on the
+    bench's own PATH, and refuses such a `python3` rightly (docs/SANDBOX.md); the sample's bots need
+    nothing but the standard library, so the system's python3 is the one they are meant to run on.
+    """
+    before = os.environ.get("PATH", os.defpath)
+    if os.path.exists("/usr/bin/python3"):
+        os.environ["PATH"] = os.pathsep.join(["/usr/bin", *(p for p in before.split(os.pathsep) if p != "/usr/bin")])
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = before
+
+
 def _variance(deal_sets: int) -> None:
     """Play the sample tournament's pool with more deal sets; print what pairing did to each pair's spread."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, _system_python_first():
         cfg = replace(load_tournament(SAMPLE), deal_sets=deal_sets, results=Path(tmp), gate=None, sprt=None)
         result = run_tournament(cfg, workers=os.cpu_count() or 1)
         assert not result.errors, result.errors

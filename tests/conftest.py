@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import multiprocessing.util
 import os
+import shutil
 import signal
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -184,3 +186,14 @@ def sandbox(request: pytest.FixtureRequest) -> bool:
         if problem is not None or os.geteuid() != 0:
             pytest.skip(f"needs root and a usable bubblewrap ({problem or 'not root'})")
     return bool(request.param == "on")
+
+
+@pytest.fixture
+def shared() -> Iterator[Path]:
+    """A folder every user may enter (a bot's own user must reach its folder)."""
+    folder = Path(tempfile.mkdtemp(prefix="golfref-sandbox-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -35,17 +35,16 @@ from golfref.record.log import read_log
 
 from .test_referee_scripted import (
     DQ,
-    FAULTED,
     OK,
     Line,
     answer_json,
     builtin,
+    check_fault_outcome,
     checked_log,
     contains,
     cut_short,
     make_config,
     no_line,
-    step_for_request,
     steps_of,
 )
 
@@ -182,58 +181,11 @@ def test_misbehaving_bot(tmp_path: Path, case: Case, policy: str) -> None:
 
     assert leftovers(token) == {}, "processes of the match outlived it"
     log = checked_log(result)
-    expected = case.forfeit if policy == "forfeit" else case.fallback
-    kinds = [f.kind for f in result.faults]
-    assert kinds == list(expected), [(f.kind.value, f.message) for f in result.faults]
-    assert {f.seat for f in result.faults} <= {0}
-
-    # where each fault happened
-    for fault in result.faults:
-        if case.startup:
-            assert (fault.hole, fault.request) == (None, None)
-        elif fault.kind is FaultKind.UNASKED_OUTPUT:
-            assert (fault.hole, fault.request) == (0, None)
-        else:
-            assert fault.hole == 0 and fault.request is not None
-            hole, step = step_for_request(log, fault.request)
-            assert hole == fault.hole and step["seat"] == 0
-            if fault.kind is not FaultKind.REPEATED_ID:  # a repeat names the request answered first
-                assert step["by"] == "fallback", "a faulted decision is played by the fallback"
-    if expected:
-        assert case.line(result.faults[0].line), result.faults[0].line
-    if case.message is not None:
-        assert case.message in result.faults[0].message, result.faults[0].message
-    assert all(len(f.message) < 250 for f in result.faults), "what a bot sent is quoted cut short"
-
-    # the seat's standing
-    status = DQ if expected and policy == "forfeit" else case.fallback_status
-    seat_log = log["players"][0]
-    assert result.statuses[0] is status
-    assert seat_log["faults"] == len(expected)
-    if status is DQ:
-        assert result.placings == (2, 1), "a disqualified seat is placed last"
-        assert seat_log["disqualified_at"] == {"hole": result.faults[-1].hole, "request": result.faults[-1].request}
-        after = False
-        for _, step in steps_of(log, 0):
-            if after:
-                assert step["by"] == "fallback", "a disqualified bot is asked nothing"
-            after = after or step["request"] == result.faults[-1].request
-        if case.startup:
-            assert all(step["by"] == "fallback" for _, step in steps_of(log, 0))
-    else:
-        assert seat_log["disqualified_at"] is None
-        assert any(step["by"] == "bot" for _, step in steps_of(log, 0)), "a seat still in play is asked"
-    if status is FAULTED:
-        last_fault = max((f.request or 0) for f in result.faults)
-        assert any(step["by"] == "bot" and (step["request"] or 0) > last_fault for _, step in steps_of(log, 0))
-    if case.stderr is not None:
-        assert case.stderr in seat_log["stderr"]
+    check_fault_outcome(result, log, case, policy)
     if case.mode == "stderr-flood":
-        assert "FLOOD-START" in seat_log["stderr"] and "bytes of stderr dropped" in seat_log["stderr"]
-        assert len(seat_log["stderr"]) < 70_000
+        stderr = log["players"][0]["stderr"]
+        assert "FLOOD-START" in stderr and "bytes of stderr dropped" in stderr and len(stderr) < 70_000
 
-    # the other seat is untouched
-    assert result.statuses[1] is OK and log["players"][1]["faults"] == 0
     partner_steps = steps_of(log, 1)
     assert partner_steps
     assert {step["by"] for _, step in partner_steps} == {"builtin" if case.timed else "bot"}

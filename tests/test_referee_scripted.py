@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import jsonschema
 import pytest
@@ -473,17 +473,20 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("policy", ["forfeit", "fallback"])
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_each_fault_kind(tmp_path: Path, case: Case, policy: str) -> None:
-    result, launcher = play(
-        tmp_path,
-        {0: case.brain(), 1: EchoBrain("echo")},
-        [scripted("bad"), scripted("partner")],
-        time=case.time,
-        faults={"policy": policy, "fallback": "greedy", "max_faults": 2},
-    )
-    log = checked_log(result)
+class FaultCase(Protocol):
+    """What a fault case of this file and of tests/test_referee.py says of its outcome."""
+
+    forfeit: tuple[FaultKind, ...]
+    fallback: tuple[FaultKind, ...]
+    fallback_status: SeatStatus
+    line: Line
+    startup: bool
+    message: str | None
+    stderr: str | None
+
+
+def check_fault_outcome(result: MatchResult, log: dict[str, Any], case: FaultCase, policy: str) -> None:
+    """The faults of seat 0 as `case` says under `policy`, where each happened, the seat's standing, seat 1 clean."""
     expected = case.forfeit if policy == "forfeit" else case.fallback
     assert [f.kind for f in result.faults] == list(expected), [(f.kind.value, f.message) for f in result.faults]
     assert {f.seat for f in result.faults} <= {0}
@@ -532,6 +535,20 @@ def test_each_fault_kind(tmp_path: Path, case: Case, policy: str) -> None:
 
     # the other seat is untouched
     assert result.statuses[1] is OK and log["players"][1]["faults"] == 0
+
+
+@pytest.mark.parametrize("policy", ["forfeit", "fallback"])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_each_fault_kind(tmp_path: Path, case: Case, policy: str) -> None:
+    result, launcher = play(
+        tmp_path,
+        {0: case.brain(), 1: EchoBrain("echo")},
+        [scripted("bad"), scripted("partner")],
+        time=case.time,
+        faults={"policy": policy, "fallback": "greedy", "max_faults": 2},
+    )
+    log = checked_log(result)
+    check_fault_outcome(result, log, case, policy)
     partner_steps = steps_of(log, 1)
     assert partner_steps and {step["by"] for _, step in partner_steps} == {"bot"}
     assert log["players"][1]["reported_name"] == "echo"

@@ -14,9 +14,7 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +40,6 @@ needs_bubblewrap = pytest.mark.skipif(
     reason=f"needs a usable bubblewrap and {SYSTEM_PYTHON} ({sandbox.bubblewrap_problem() or 'python3 missing'})",
 )
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (bots get a user of their own only then)")
-
-
-@pytest.fixture
-def shared() -> Iterator[Path]:
-    """A folder every user may enter (a bot's own user must reach its folder)."""
-    folder = Path(tempfile.mkdtemp(prefix="golfref-sandbox-"))
-    folder.chmod(0o755)
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _config(folder: Path, players: list[dict[str, Any]], sandbox_section: dict[str, Any] | None, **extra: Any) -> str:

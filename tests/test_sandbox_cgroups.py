@@ -18,7 +18,7 @@ from golfref.bots import cgroups
 from golfref.bots import sandbox as sandbox_module
 from golfref.record.faults import FaultKind
 
-from .test_sandbox import HOUSE, SYSTEM_PYTHON, _config, _play, _reachable_python, needs_bubblewrap, shared  # noqa: F401
+from .test_sandbox import HOUSE, SYSTEM_PYTHON, _config, _play, _reachable_python, needs_bubblewrap
 from .test_sandbox_attacks import HOSTILE, hostile
 
 pytestmark = [

@@ -23,7 +23,7 @@ from golfref.bots import seccomp
 from golfref.config.match import parse_config
 from golfref.match.referee import run_match
 
-from .test_sandbox import _config, _reachable_python, needs_root, shared  # noqa: F401 - a fixture
+from .test_sandbox import _config, _reachable_python, needs_root
 from .test_sandbox_attacks import HOSTILE, Match, bot, hostile, play  # noqa: F401 - a fixture
 
 channel_bot = importlib.import_module("channel_bot")  # tests/bots/hostile: test_sandbox_attacks puts it on sys.path

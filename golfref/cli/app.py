@@ -62,6 +62,7 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("audit", log_commands.audit),
     ("check-bot", bot_commands.check_bot),
     ("replay-bot", bot_commands.replay_bot),
+    ("export-bot", bot_commands.export_bot),
     ("tournament", tournament_commands.tournament),
     ("standings", tournament_commands.standings),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -126,7 +127,7 @@ def _bot_under_check(
     given: list[str], player: str | None, presets: list[str] | None, sets: list[str] | None, move_ms: int | None
 ) -> _BotUnderCheck:
     """The bot of the command after `--`, or of the config's `--player NAME`, with the rules and clock to check."""
-    from ..config.match import TimeControl
+    from ..config.match import RUNNER, TimeControl
     from ..tools.botcheck import BotCommand
 
     tc = TimeControl()
@@ -142,9 +143,13 @@ def _bot_under_check(
         spec = next((p for p in cfg.players if p.name == player), None)
         if spec is None:
             fail(f"--player {player!r}: {given[0]} has no such player ({', '.join(p.name for p in cfg.players)})")
-        if spec.command is None:
+        argv = spec.command
+        if spec.python is not None:
+            # A python player is checked as the bot program `process: true` would run (docs/PYTHON_API.md).
+            argv = (sys.executable, *RUNNER, spec.python)
+        if argv is None:
             fail(f"--player {player!r}: a built-in player ({spec.builtin}), not a bot")
-        command = BotCommand(spec.command, spec.cwd, dict(spec.env))
+        command = BotCommand(argv, spec.cwd, dict(spec.env))
         tc = cfg.time
         chosen_presets = [cfg.rules.preset]
         options = dict(cfg.rule_options)
@@ -269,3 +274,35 @@ def _answered(stop_at: int | None) -> Callable[[Any, Any], None]:
             err(f"golfref: the bot answered: {sanitize(one_line(said))}")
 
     return answered
+
+
+def export_bot(
+    target: Annotated[str, typer.Argument(metavar="MODULE:OBJECT", help="The policy: an object with "
+                                          "choose(view, legal), or such a function, importable from here.")],
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The bot folder to write (new, or empty).")],
+    name: Annotated[
+        str | None, typer.Option("--name", metavar="NAME", help="The name in the bot's ready (default: OBJECT).")
+    ] = None,
+    version: Annotated[str, typer.Option("--version", metavar="V", help="The version in its ready.")] = "1",
+    include: Annotated[
+        list[Path] | None,
+        typer.Option("--include", metavar="FILE", help="A file the policy reads (weights...), copied beside it."),
+    ] = None,
+) -> None:
+    """Write a Python policy out as a bot folder that runs sandboxed: its code, the kit, and bot.py.
+
+    The bot sees over the protocol exactly what the policy sees in process (golfref.kit.golfbot's
+    View). Check it with `golfref check-bot -- python3 DIR/bot.py`. See docs/PYTHON_API.md.
+    """
+    from ..tools.export import ExportError
+    from ..tools.export import export_bot as write
+
+    try:
+        bot = write(target, folder, name=name, version=version, include=include or ())
+    except ExportError as e:
+        fail(sanitize(str(e)))
+    out(f"{bot.folder}: {len(bot.files)} files: {', '.join(bot.files)}")
+    if bot.needs:
+        out(f"note: the policy imports {', '.join(bot.needs)}, which the bot's python3 must have (docs/SANDBOX.md)")
+    out(f"check it: golfref check-bot -- python3 {bot.folder / bot.command[1]}")
+    out(f"a player: {{name: {bot.name}, command: {' '.join(bot.command)}, cwd: {bot.folder}}}")

@@ -180,6 +180,13 @@ TABLE: tuple[Row, ...] = (
         "bad usage, no such file, not a golfref log, or a seat or transcript that cannot be replayed",
     ),
     Row("replay-bot", EXIT_INTERRUPTED, "stopped by Ctrl-C (the bot is stopped too)"),
+    Row("export-bot", EXIT_OK, "the bot folder was written"),
+    Row(
+        "export-bot",
+        EXIT_USAGE,
+        "bad usage: a policy that cannot be imported or has no choose, a folder that is there and not empty, "
+        "a policy that imports golfref beyond the kit (nothing is left written)",
+    ),
     Row("keygen", EXIT_OK, "the key pair was written"),
     Row(
         "keygen",

@@ -1,4 +1,4 @@
-"""Tools for bot authors and auditors: check-bot, re-running a seat, audit.
+"""Tools for bot authors and auditors: check-bot, re-running a seat, audit, writing a policy out as a bot.
 
-May import: golfref.game, golfref.config, golfref.bots, golfref.record, golfref.match.
+May import: golfref.kit, golfref.game, golfref.config, golfref.bots, golfref.record, golfref.match.
 """
