@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "bench" / "ladder.yaml"
 RESULTS = ROOT / "tournaments" / "ladder"
 BEGIN, END = "<!-- ladder table: python -m bench.ladder --docs docs/OPPONENTS.md -->", "<!-- end of ladder table -->"
-TIMED_HOLES = 20  # good-against-good holes per preset whose positions the search bot decides
+TIMED_HOLES = 6  # good-against-good holes per preset whose positions the search bot decides
 
 
 def tournament_config(spec: dict[str, Any], preset: str, pair: list[str], deal_sets: int) -> dict[str, Any]:
