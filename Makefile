@@ -120,7 +120,7 @@ bench: $(STAMP) compiled
 	else echo "bench: the compiled build: skipped: $$(cat $(COMPILED)/UNAVAILABLE)"; fi
 
 # The ladder of built-in opponents measured (docs/OPPONENTS.md, bench/ladder.yaml): duplicate-deal
-# tournaments of each pair, resumed from tournaments/ladder/ when run again; about 25 minutes here.
+# tournaments of each pair, resumed from tournaments/ladder/ when run again; up to 30 minutes here (bench/ladder.yaml).
 # LADDER_ARGS="--deal-sets 4" for a quick look, "--docs docs/OPPONENTS.md" to rewrite its table.
 ladder: $(STAMP)
 	@nice -n 10 $(BIN)/python -m bench.ladder $(LADDER_ARGS)
