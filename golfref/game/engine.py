@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from .cards import Card, Rank, deck_set
 from .fast import new_tuple
 from .rules import FlipAfterThrow, KnockPenalty, Reveal, RevealChoice, Rules
-from .scoring import GridScore, score_grid
+from .scoring import GridScore, adjust_hole, exact_scored, score_grid
 
 __all__ = [
     "Decision",
@@ -385,9 +385,9 @@ TableEvent = (
 
 
 @lru_cache(maxsize=64)
-def _deck_ranks(decks: int, jokers: bool) -> tuple[Rank, ...]:
-    """The rank of each card of `deck_set(decks, jokers)`, by card id."""
-    return tuple([c.rank for c in deck_set(decks, jokers)])
+def _deck_ranks(decks: int, jokers: bool, joker_count: int | None = None) -> tuple[Rank, ...]:
+    """The rank of each card of `deck_set(decks, jokers, joker_count)`, by card id."""
+    return tuple([c.rank for c in deck_set(decks, jokers, joker_count)])
 
 
 class Game:
@@ -397,9 +397,9 @@ class Game:
         self.rules = rules
         self.players = rules.players
         self.slots = rules.cards
-        self.cards: tuple[Card, ...] = deck_set(rules.decks, rules.jokers is not None)
+        self.cards: tuple[Card, ...] = deck_set(rules.decks, rules.jokers is not None, rules.joker_count)
         # Every hole clones the game (`last_table`), and a clone is made by this __init__.
-        self.ranks: tuple[Rank, ...] = _deck_ranks(rules.decks, rules.jokers is not None)
+        self.ranks: tuple[Rank, ...] = _deck_ranks(rules.decks, rules.jokers is not None, rules.joker_count)
         self.all_seats = (1 << self.players) - 1
         # The options read at every turn, kept on the game: one attribute look-up, not two
         # (and a native one when mypyc compiles the engine but not the rules).
@@ -796,8 +796,16 @@ class Game:
             for c in g:
                 self.up[c] = True
         self._touch_all()
-        grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
+        if rules.suit_values:
+            cards = self.cards
+            grid_scores = tuple(
+                score_grid([ranks[c] for c in g], rules, [cards[c].suit for c in g]) for g in self.grids
+            )
+        else:
+            grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
         raw = [gs.total for gs in grid_scores]
+        if rules.exact_score is not None:
+            raw = [exact_scored(total, rules) for total in raw]
         penalties = [0] * self.players
         ender: int | None = None
         if end is HoleEnd.KNOCKED:
@@ -814,6 +822,10 @@ class Game:
                 else:
                     penalties[k] = penalty
         scores = [raw[s] + penalties[s] for s in range(self.players)]
+        first = self.closer if self.closer is not None else self.knocker
+        scores = adjust_hole(scores, rules, first)
+        # The log's `penalties` are every adjustment to the grid scores, so scores = grid + penalty.
+        penalties = [scores[s] - grid_scores[s].total for s in range(self.players)]
         for s in range(self.players):
             self.totals[s] += scores[s]
         self.results.append(

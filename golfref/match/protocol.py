@@ -1,4 +1,4 @@
-"""Messages between the referee and bots: protocol version 2, one JSON object per line.
+"""Messages between the referee and bots: protocol version 3, one JSON object per line.
 
 Every message type is described in `schemas/protocol.schema.json`. A bot's `ready` and
 `answer` are checked against their definitions there, compiled once by fastjsonschema (a
@@ -18,7 +18,7 @@ import orjson
 from .. import PROTOCOL_VERSION
 from ..config.match import load_schema
 from ..game.engine import HoleResult
-from ..game.rules import KnockPenalty, Rules
+from ..game.rules import HOUSE_OPTIONS, KnockPenalty, Rules
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -91,6 +91,8 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     for name, value in rules.to_dict().items():
+        if name in HOUSE_OPTIONS:
+            continue
         if name in ("jokers", "block_bonus"):
             out[name] = getattr(rules, name)
         elif name == "knock_penalty":
@@ -99,6 +101,18 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
             out["knock_double"] = double
         else:
             out[name] = value
+    # The house options, every one present: the whole card table (not only its overrides),
+    # so that a bot reads each rank's points instead of rebuilding them from twos and court_values.
+    out["card_values"] = {rank.value: points for rank, points in rules.card_table().items()}
+    out["suit_values"] = {rank.value + suit.value: points for rank, suit, points in rules.suit_values}
+    out["joker_count"] = rules.joker_count
+    out["joker_pair"] = rules.joker_pair
+    out["negative_pairs"] = rules.negative_pairs.value
+    out["two_column_bonus"] = rules.two_column_bonus
+    out["jack_columns_bonus"] = rules.jack_columns_bonus
+    out["exact_score"] = None if rules.exact_score is None else list(rules.exact_score)
+    for name in ("closer_penalty", "closer_bonus", "low_score_bonus", "tie_penalty"):
+        out[name] = getattr(rules, name)
     return out
 
 
