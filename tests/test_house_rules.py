@@ -142,3 +142,70 @@ def test_a_hole_with_house_adjustments_adds_up() -> None:
         grid = [gs.total for gs in r.grid_scores]
         assert list(r.scores) == [g + p for g, p in zip(grid, r.penalties, strict=True)]
         assert list(r.scores) == adjust_hole(grid, rules, r.ender)
+
+
+def _random_games(overrides: dict[str, Any], games: int = 20) -> list[tuple[Game, Any, tuple[str, ...]]]:
+    """Every decision of random games under `overrides`: the game just before it, the action, the legal ones."""
+    rules = resolve_rules("classic", {**overrides, "holes": 2}, 3)
+    seen = []
+    for seed in range(games):
+        game, rng = Game(rules), random.Random(seed)
+        while not game.over:
+            if game.chance is not None:
+                order = list(game.chance)
+                rng.shuffle(order)
+                game.apply_shuffle(order)
+                continue
+            legal = game.legal_actions()
+            action = rng.choice(legal)
+            seen.append((game.clone(), action, tuple(str(a) for a in legal)))
+            game.apply(action)
+    return seen
+
+
+def _face_down(game: Game, seat: int) -> list[int]:
+    return [i for i, c in enumerate(game.grids[seat]) if not game.up[c]]
+
+
+def test_endgame_flip_is_offered_only_near_the_end() -> None:
+    offered = declined = 0
+    for game, action, _legal in _random_games({"flip_after_throw": "endgame"}):
+        if str(action) != "throw":
+            continue
+        seat = game.to_move
+        assert seat is not None
+        near_end = any(len(_face_down(game, s)) <= 1 for s in range(game.players))
+        game.apply(action)
+        if game.to_move == seat and game.decision is not None and game.decision.value == "flip":
+            assert near_end and "pass" in [str(a) for a in game.legal_actions()]
+            offered += 1
+        else:
+            assert not near_end or game.grid_full(seat)
+            declined += 1
+    assert offered and declined
+
+
+def test_flip_instead_of_draw_and_flip_out_are_offered_exactly_when_allowed() -> None:
+    flips = outs = 0
+    for game, action, legal in _random_games({"flip_instead_of_draw": True, "flip_out": 2}):
+        if game.decision is None or game.decision.value != "draw":
+            continue
+        seat = game.to_move
+        assert seat is not None
+        down = _face_down(game, seat)
+        assert [a for a in legal if a.startswith("flip:")] == [f"flip:{i}" for i in down]
+        assert ("flip_out" in legal) == (1 <= len(down) <= 2)
+        if str(action) == "flip_out":
+            outs += 1
+            open_hole = game.closer is None and game.knocker is None
+            hole = game.hole
+            game.apply(action)
+            if game.hole == hole:
+                assert game.grid_full(seat)
+                # Going out is a close (D3) unless the hole was already closed.
+                assert game.closer == seat or not open_hole
+        elif str(action).startswith("flip:"):
+            flips += 1
+    assert flips and outs
+    plain = _random_games({}, games=3)
+    assert not any(a.startswith("flip") for g, _, legal in plain if g.decision.value == "draw" for a in legal)

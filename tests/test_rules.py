@@ -133,6 +133,8 @@ def test_to_dict_keys_are_option_names_in_order() -> None:
         "closer_bonus": -5,
         "low_score_bonus": -3,
         "tie_penalty": 5,
+        "flip_instead_of_draw": True,
+        "flip_out": 2,
     }
     assert list(resolve_rules("knock", every).to_dict()) == ["preset", "players", *OPTION_NAMES]
 

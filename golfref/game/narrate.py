@@ -290,7 +290,9 @@ def rules_summary(r: Rules) -> list[list[str]]:
     second = [
         f"reveal {reveal}",
         f"swaps face {'up' if r.swap_face_up else 'down'}",
-        {"none": "no flip", "may": "may flip", "must": "must flip"}[r.flip_after_throw.value] + " after a throw",
+        {"none": "no flip", "may": "may flip", "must": "must flip", "endgame": "may flip near the end"}[
+            r.flip_after_throw.value
+        ] + " after a throw",
     ]
     if r.knocking:
         penalty = "double" if r.knock_penalty is KnockPenalty.DOUBLE else f"+{r.knock_penalty}"
@@ -338,4 +340,8 @@ def house_summary(r: Rules) -> list[str]:
         out.append(f"lowest score {r.low_score_bonus:+d}")
     if r.tie_penalty is not None:
         out.append(f"tied scores {r.tie_penalty:+d}")
+    if r.flip_instead_of_draw:
+        out.append("a turn may flip a card instead of drawing")
+    if r.flip_out is not None:
+        out.append(f"with 1 to {r.flip_out} cards face down, flip them all to go out")
     return out

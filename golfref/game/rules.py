@@ -83,6 +83,8 @@ class FlipAfterThrow(enum.Enum):
     """The player may turn one own face-down card face up."""
     MUST = "must"
     """The player must turn one own face-down card face up, if any is left."""
+    ENDGAME = "endgame"
+    """As `may`, but offered only while some player has at most one face-down card."""
 
 
 class Lines(enum.Enum):
@@ -177,6 +179,10 @@ class Rules:
     """Added to the lowest hole score(s)."""
     tie_penalty: int | None = None
     """Added, last, to every hole score that equals another player's."""
+    flip_instead_of_draw: bool = False
+    """A turn may be spent turning one own face-down card up instead of drawing."""
+    flip_out: int | None = None
+    """N: with 1 to N own face-down cards, a player may turn them all up instead of drawing (going out)."""
 
     @property
     def cards(self) -> int:
@@ -228,6 +234,10 @@ class Rules:
         for name in ("closer_penalty", "closer_bonus", "low_score_bonus", "tie_penalty"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
+        if self.flip_instead_of_draw:
+            out["flip_instead_of_draw"] = True
+        if self.flip_out is not None:
+            out["flip_out"] = self.flip_out
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -262,6 +272,8 @@ HOUSE_OPTIONS: tuple[str, ...] = (
     "closer_bonus",
     "low_score_bonus",
     "tie_penalty",
+    "flip_instead_of_draw",
+    "flip_out",
 )
 
 
@@ -324,6 +336,8 @@ _BASE_DEFAULTS: dict[str, Any] = {
     "closer_bonus": "off",
     "low_score_bonus": "off",
     "tie_penalty": "off",
+    "flip_instead_of_draw": False,
+    "flip_out": "off",
 }
 
 _PRESET_DIFFERENCES: dict[str, dict[str, Any]] = {
@@ -697,6 +711,10 @@ def resolve_rules(
     closer_bonus = _off_or_int("closer_bonus", pick("closer_bonus"), -5)
     low_score_bonus = _off_or_int("low_score_bonus", pick("low_score_bonus"), -3)
     tie_penalty = _off_or_int("tie_penalty", pick("tie_penalty"), 5)
+    flip_instead_of_draw = _bool("flip_instead_of_draw", pick("flip_instead_of_draw") or False)
+    flip_out = _off_or_int("flip_out", pick("flip_out"), 2, 1, 16)
+    if flip_out is not None and flip_out > cards:
+        raise RulesError(f"flip_out: {flip_out} is more than the {cards} cards of layout {rows}x{cols}")
 
     decks_value = pick("decks")
     if isinstance(decks_value, str) and decks_value.lower() == "auto":
@@ -750,6 +768,8 @@ def resolve_rules(
         closer_bonus=closer_bonus,
         low_score_bonus=low_score_bonus,
         tie_penalty=tie_penalty,
+        flip_instead_of_draw=flip_instead_of_draw,
+        flip_out=flip_out,
     )
 
 

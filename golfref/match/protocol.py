@@ -113,6 +113,8 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
     out["exact_score"] = None if rules.exact_score is None else list(rules.exact_score)
     for name in ("closer_penalty", "closer_bonus", "low_score_bonus", "tie_penalty"):
         out[name] = getattr(rules, name)
+    out["flip_instead_of_draw"] = rules.flip_instead_of_draw
+    out["flip_out"] = rules.flip_out
     return out
 
 
