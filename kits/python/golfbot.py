@@ -1,4 +1,4 @@
-"""golfbot: the golfref bot protocol (version 2) for Python bots, standard library only.
+"""golfbot: the golfref bot protocol (version 3) for Python bots, standard library only.
 
 Write one function, `choose(view, legal)`, and hand it to `play`:
 
@@ -31,7 +31,7 @@ from typing import Any, TextIO
 
 __all__ = ["Rules", "TimeControl", "Event", "View", "Card", "play", "choose_of", "rank_points", "PROTOCOL"]
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The protocol version this module speaks."""
 
 Card = str
@@ -64,6 +64,24 @@ class Rules:
     card_powers: bool
     holes: int
     turn_limit: int
+    # The house options (protocol version 3; docs/RULES.md#house-options).
+    # Pairs, not dicts, so that a Rules stays hashable (a policy may cache by its rules).
+    card_values: tuple[tuple[str, int], ...] = ()
+    """Points of every rank in play by rank letter ("X": a joker): the whole table."""
+    suit_values: tuple[tuple[str, int], ...] = ()
+    """Points of one rank of one suit by card ("JH"), over `card_values`."""
+    joker_count: int | None = None
+    joker_pair: int | None = None
+    negative_pairs: str = "cancel"
+    two_column_bonus: int | None = None
+    jack_columns_bonus: int | None = None
+    exact_score: tuple[int, int] | None = None
+    closer_penalty: int | None = None
+    closer_bonus: int | None = None
+    low_score_bonus: int | None = None
+    tie_penalty: int | None = None
+    flip_instead_of_draw: bool = False
+    flip_out: int | None = None
 
     @property
     def rows(self) -> int:
@@ -77,8 +95,14 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rules:
-        """The rules of a hello message; fields added by later versions are ignored."""
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        """The rules of a hello message; fields added by later versions are ignored, the house options may be absent."""
+        given = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        for name in ("card_values", "suit_values"):
+            if name in given:
+                given[name] = tuple(given[name].items())
+        if given.get("exact_score") is not None:
+            given["exact_score"] = tuple(given["exact_score"])
+        return cls(**given)
 
 
 @dataclass(frozen=True)
@@ -95,7 +119,13 @@ class TimeControl:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TimeControl:
         """The time control of a hello message."""
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        given = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        for name in ("card_values", "suit_values"):
+            if name in given:
+                given[name] = tuple(given[name].items())
+        if given.get("exact_score") is not None:
+            given["exact_score"] = tuple(given["exact_score"])
+        return cls(**given)
 
 
 @dataclass(frozen=True)
@@ -197,6 +227,8 @@ class View:
 
 def rank_points(rules: Rules) -> dict[str, int]:
     """Points of each rank letter under `rules` (a joker "X" only when jokers are on)."""
+    if rules.card_values:
+        return dict(rules.card_values)
     court = rules.court_values == "11/12"
     points = {"A": 1, "2": rules.twos, "T": 10, "J": 11 if court else 10, "Q": 12 if court else 10, "K": 0}
     points.update({r: int(r) for r in "3456789"})
