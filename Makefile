@@ -29,7 +29,7 @@ $(STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
 	  echo "make: $(PYTHON) is $$($(PYTHON) -V 2>&1) but golfref needs Python $(MIN_PYTHON) or newer: run make PYTHON=python$(MIN_PYTHON) (or newer)"; \
 	  rm -rf $(VENV); exit 1; }
 	@$(PIP) install --quiet --upgrade pip
-	@$(PIP) install --quiet -e '.[test,cluster]'
+	@$(PIP) install --quiet -e '.[test,cluster,rl]'
 	@touch $(STAMP)
 
 FORCE:
@@ -112,9 +112,11 @@ check: $(STAMP) samples
 	@GOLFREF_TEST_NO_PROCESSES=1 $(call PYTEST,-m "not process" -n 2)
 
 # The engine (and the referee) once more with the compiled build, in a process of its own.
+# bench/env.py measures PettingZoo's own card environments beside golfref's: they need rlcard.
 bench: $(STAMP) compiled
+	@$(PIP) install --quiet 'pettingzoo[classic]' || echo "bench: pettingzoo[classic] did not install: the env section says so"
 	@$(BIN)/python -m bench
-	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee; \
+	@if [ -f $(COMPILED)/.built ]; then $(BIN)/python -m bench --compiled engine referee env; \
 	else echo "bench: the compiled build: skipped: $$(cat $(COMPILED)/UNAVAILABLE)"; fi
 
 lint: $(STAMP)

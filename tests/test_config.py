@@ -89,14 +89,16 @@ BAD = [
         "players:\n  - {name: b, builtin: greedy}\n  - {name: a, builtin: random, command: python3}\n",
         3,
         "players[1]",
-        "a player needs exactly one of command (a bot program) or builtin (random, greedy, human)",
+        "a player needs exactly one of command (a bot program), builtin (random, greedy, human) "
+        "or python (a policy, module:object)",
     ),
     (
         "neither-command-nor-builtin",
         "players:\n  - {name: a}\n  - {name: b, builtin: greedy}\n",
         2,
         "players[0]",
-        "a player needs exactly one of command (a bot program) or builtin (random, greedy, human)",
+        "a player needs exactly one of command (a bot program), builtin (random, greedy, human) "
+        "or python (a policy, module:object)",
     ),
     (
         "unknown-builtin",

@@ -72,7 +72,7 @@ def test_a_venv_with_an_old_python_is_rebuilt(project: Path) -> None:
     ).stdout
     log = calls.read_text(encoding="utf-8")
     assert f"{python} -m venv .venv" in log
-    assert "-m pip install --quiet -e .[test,cluster]" in log
+    assert "-m pip install --quiet -e .[test,cluster,rl]" in log
     assert (project / ".venv" / ".installed").exists()
 
     # Once rebuilt, the environment is reused: no message, no new venv.

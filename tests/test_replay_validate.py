@@ -95,7 +95,7 @@ def test_the_schemas_fixed_values_are_the_codes() -> None:
     from golfref.game.policies import POLICIES
     from golfref.game.rules import PRESETS, Cancel, FlipAfterThrow, KnockPenalty, Lines, PairScope, Reveal, RevealChoice
     from golfref.record.faults import FaultKind, SeatStatus
-    from golfref.record.log import LOG_FORMAT, SCHEMA_VERSION
+    from golfref.record.log import LOG_FORMAT, READ_VERSIONS, SCHEMA_VERSION
 
     top, defs = SCHEMA["properties"], SCHEMA["$defs"]
     rules = top["rules"]["properties"]
@@ -105,7 +105,8 @@ def test_the_schemas_fixed_values_are_the_codes() -> None:
 
     mirrors: dict[str, tuple[Any, Any]] = {
         "format": (top["format"]["const"], LOG_FORMAT),
-        "schema_version": (top["schema_version"]["const"], SCHEMA_VERSION),
+        "schema_version": (top["schema_version"]["enum"], list(READ_VERSIONS)),
+        "schema_version (written)": (READ_VERSIONS[-1], SCHEMA_VERSION),
         "rules.preset": (rules["preset"]["enum"], list(PRESETS)),
         "rules.reveal": (rules["reveal"]["enum"], values(Reveal)),
         "rules.reveal_choice": (rules["reveal_choice"]["enum"], values(RevealChoice)),
@@ -834,9 +835,10 @@ def test_not_a_golfref_log_and_future_versions() -> None:
     expected = (Status.NOT_A_LOG, "not a golfref log: its format is 'other', not 'golfref-log'")
     assert (report.status, report.message) == expected
     doc = load("standard_2p")
-    doc["schema_version"] = 2
+    doc["schema_version"] = 3
     doc["digest"] = compute_digest(doc)
-    assert validate(doc).message == "field schema_version: version 2 is not supported (this golfref reads version 1)"
+    expected_message = "field schema_version: version 3 is not supported (this golfref reads versions 1 and 2)"
+    assert validate(doc).message == expected_message
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ def _bot_under_check(
     given: list[str], player: str | None, presets: list[str] | None, sets: list[str] | None, move_ms: int | None
 ) -> _BotUnderCheck:
     """The bot of the command after `--`, or of the config's `--player NAME`, with the rules and clock to check."""
-    from ..config.match import TimeControl
+    from ..config.match import RUNNER, TimeControl
     from ..tools.botcheck import BotCommand
 
     tc = TimeControl()
@@ -143,9 +143,13 @@ def _bot_under_check(
         spec = next((p for p in cfg.players if p.name == player), None)
         if spec is None:
             fail(f"--player {player!r}: {given[0]} has no such player ({', '.join(p.name for p in cfg.players)})")
-        if spec.command is None:
+        argv = spec.command
+        if spec.python is not None:
+            # A python player is checked as the bot program `process: true` would run (docs/PYTHON_API.md).
+            argv = (sys.executable, *RUNNER, spec.python)
+        if argv is None:
             fail(f"--player {player!r}: a built-in player ({spec.builtin}), not a bot")
-        command = BotCommand(spec.command, spec.cwd, dict(spec.env))
+        command = BotCommand(argv, spec.cwd, dict(spec.env))
         tc = cfg.time
         chosen_presets = [cfg.rules.preset]
         options = dict(cfg.rule_options)

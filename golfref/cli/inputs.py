@@ -75,6 +75,14 @@ def sandbox_warning(spec: SandboxSpec, players: Sequence[PlayerSpec] = (), tourn
             "(docs/SANDBOX.md)")  # fmt: skip
 
 
+def in_process_warning(spec: SandboxSpec, players: Sequence[PlayerSpec]) -> None:
+    """Say in one line when the sandbox is on and python players still run in golfref's own process."""
+    inside = [p.name for p in players if p.python is not None]
+    if spec.enabled and inside:
+        err(f"golfref: warning: sandbox: {', '.join(inside)} run in golfref's own process, where no sandbox applies "
+            "(process: true runs a policy as a bot program, sandboxed: docs/PYTHON_API.md)")  # fmt: skip
+
+
 def player_label(_seat: int, player: PlayerSpec) -> str:
     """A tournament's player as its sandbox errors name it (a match's are named by seat)."""
     return f"player {player.name}"

@@ -15,7 +15,15 @@ import typer
 
 from ..show.terminal import hole_label, sanitize
 from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXITS, fail, fail_config
-from .inputs import check_sandboxes, config_or_fail, player_label, sandbox_warning, signer_or_fail, tournament_or_fail
+from .inputs import (
+    check_sandboxes,
+    config_or_fail,
+    in_process_warning,
+    player_label,
+    sandbox_warning,
+    signer_or_fail,
+    tournament_or_fail,
+)
 from .options import (
     AcceptFaultsOpt,
     PresetOpt,
@@ -192,6 +200,7 @@ def run(
     cfg = dataclasses.replace(cfg, sandbox=cfg.sandbox.switched(sandbox))
     fail_on = chosen_fail_on(cfg.fail_on, strict, accept_faults)
     sandbox_warning(cfg.sandbox)
+    in_process_warning(cfg.sandbox, cfg.players)
     live = _live_line(cfg, quiet, as_json)
     with _match_errors(), live if live is not None else contextlib.nullcontext():
         result = run_match(

@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import string
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,6 +29,7 @@ import yaml
 from ..files import CONFIG_MAX_BYTES, UnsafeFile, read_text_capped
 from ..game.policies import POLICIES
 from ..game.rules import Rules, RulesError, closest_name, did_you_mean, resolve_rules, shown, unknown_option
+from ..kit.policy import PolicyError, describe, import_policy
 from .programs import find_program
 from .sandbox_spec import SandboxSpec, sandbox_spec, unsafe_path
 
@@ -36,6 +38,8 @@ __all__ = [
     "FaultMode",
     "FailOn",
     "PlayerSpec",
+    "OBJECT",
+    "RUNNER",
     "TimeControl",
     "FaultPolicy",
     "LogSpec",
@@ -97,10 +101,16 @@ HUMAN = "human"
 BUILTIN_PLAYERS = (*POLICIES, HUMAN)
 """What a player's `builtin` may name: a built-in policy, or a person."""
 
+OBJECT = "<object>"
+"""A `python` player's reference when its policy was given as an object that no ``module:object`` imports back."""
+
+RUNNER = ("-m", "golfref.kit.run")
+"""What a ``process: true`` Python player runs under the referee's interpreter: the kit's launcher program."""
+
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """One seat: an external bot (`command`) or a built-in policy (`builtin`)."""
+    """One seat: an external bot (`command`), a built-in policy (`builtin`) or a Python policy (`python`)."""
 
     name: str
     command: tuple[str, ...] | None = None
@@ -112,6 +122,17 @@ class PlayerSpec:
     ``sandbox`` section, not part of `to_json` (so neither of a tournament's digest: a resume may
     change them): the log records them in ``players[i].sandbox.paths`` (docs/SANDBOX.md)."""
 
+    python: str | None = None
+    """A Python policy in the referee's process: its ``module:object`` reference, or `OBJECT` for an object
+    given from Python that no reference imports back (docs/PYTHON_API.md)."""
+    policy: Any = field(default=None, compare=False, repr=False)
+    """The policy object of a `python` player (`golfref.kit.policy`: imported from the reference, or given)."""
+
+    @property
+    def external(self) -> bool:
+        """Whether the seat is played by a bot the referee asks over the protocol (a program or a Python policy)."""
+        return self.command is not None or self.python is not None
+
     def to_json(self) -> dict[str, Any]:
         """The player as recorded in a log."""
         data: dict[str, Any] = {"name": self.name}
@@ -119,6 +140,11 @@ class PlayerSpec:
             data["command"] = list(self.command)
             data["cwd"] = self.cwd
             data["env"] = dict(self.env)
+        elif self.python is not None:
+            data["python"] = self.python
+            data["cwd"] = self.cwd
+            if self.python == OBJECT:
+                data["object"] = describe(self.policy)
         else:
             data["builtin"] = self.builtin
         return data
@@ -460,7 +486,8 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
         return [(path, error.message.replace("is a required property", "is required"))]
     if error.validator == "oneOf" and path and isinstance(path[-1], int) and "players" in path:
         builtins = ", ".join(BUILTIN_PLAYERS)
-        return [(path, f"a player needs exactly one of command (a bot program) or builtin ({builtins})")]
+        return [(path, f"a player needs exactly one of command (a bot program), builtin ({builtins}) "
+                       "or python (a policy, module:object)")]
     if error.validator == "enum":
         values: Any = error.validator_value
         choices = ", ".join(str(c) for c in values)
@@ -482,6 +509,8 @@ def _schema_messages(error: jsonschema.ValidationError) -> list[tuple[tuple[Any,
     if error.validator in ("maximum", "minimum"):
         side = "greater than the maximum" if error.validator == "maximum" else "less than the minimum"
         return [(path, f"{shown(instance)} is {side} of {bound}")]
+    if error.validator == "pattern" and isinstance(instance, str) and path and path[-1] == "python":
+        return [(path, f"{shown(instance)} is not a reference of the form module:object (such as mypolicy:Greedy)")]
     if error.validator == "pattern" and isinstance(instance, str) and path and path[-1] == "name":
         return [(path, f"{shown(instance)}: a name may not hold control characters (bidirectional ones included)")]
     if len(error.message) > 200:  # a hostile value quoted whole: say what is wrong, not the value
@@ -759,13 +788,21 @@ def _players(items: list[Any], skip: set[int], where: Where, base: Path) -> tupl
             continue
         seen[name] = i
         if "builtin" in item:
-            for key in ("cwd", "env", "sandbox"):
+            for key in ("cwd", "env", "sandbox", "process"):
                 if key in item:
                     where.add(("players", i, key), "applies only to a player with a command")
             out.append(PlayerSpec(name=name, builtin=item["builtin"]))
             continue
-        at = ("players", i, "command")
-        argv = _split_command(item["command"], at, where)
+        if "process" in item and "python" not in item:
+            where.add(("players", i, "process"), "applies only to a python player")
+        if "python" in item and not item.get("process"):
+            python = _python_player(item, i, where, base)
+            if python is not None:
+                out.append(python)
+            continue
+        at = ("players", i, "python" if "python" in item else "command")
+        command = item["command"] if "python" not in item else [_interpreter_path(), *RUNNER, item["python"]]
+        argv = _split_command(command, at, where)
         env = []
         for key, value in (item.get("env") or {}).items():
             problem = _env_problem(key)
@@ -820,6 +857,29 @@ def _players(items: list[Any], skip: set[int], where: Where, base: Path) -> tupl
             PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env), sandbox_paths=tuple(visible))
         )
     return tuple(out)
+
+
+def _interpreter_path() -> str:
+    """The Python that runs a ``process: true`` policy: the referee's own, which has golfref."""
+    return sys.executable
+
+
+def _python_player(item: Mapping[str, Any], i: int, where: Where, base: Path) -> PlayerSpec | None:
+    """A python player in the referee's process: its policy imported from its cwd now, so that a bad one is a
+    config error naming the player and key."""
+    for key in ("env", "sandbox"):
+        if key in item:
+            where.add(("players", i, key), "applies only to a bot process (a command, or python with process: true)")
+    cwd = base / item["cwd"] if "cwd" in item else base
+    if not cwd.is_dir():
+        where.add(("players", i, "cwd"), f"no such directory: {cwd}")
+        return None
+    try:
+        policy = import_policy(item["python"], str(cwd.resolve()))
+    except PolicyError as e:
+        where.add(("players", i, "python"), str(e))
+        return None
+    return PlayerSpec(name=item["name"], python=item["python"], cwd=str(cwd), policy=policy)
 
 
 # Interpreters that run the script named by their first argument that is not an option: per

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.framing import ReadResult, ReadStatus
-from ..bots.launch import LauncherFactory, ProcessLauncher, StartedBot, StartFailed, match_seed_problem
+from ..bots.launch import LauncherFactory, StartedBot, StartFailed, match_seed_problem
+from ..bots.policy_seat import SeatLauncher
 from ..config.match import HUMAN, ConfigError, MatchConfig, PlayerSpec
 from ..files import UnsafeFile
 from ..game.engine import Action, Game, HoleResult
@@ -201,7 +202,7 @@ class _Referee:
                         "run_match needs `human`, the factory of its seat (golfref.show.human_seat.HumanSeat)"
                     )
                 seat.human = human(seat.index, self.names)
-        self.launcher = (launcher or ProcessLauncher)(stop_check)
+        self.launcher = (launcher or SeatLauncher)(stop_check)
         self.clock = self.launcher.clock  # every deadline and time taken is on the bots' clock
         self.t0 = self.clock()
         self.faults: list[Fault] = []
@@ -267,7 +268,7 @@ class _Referee:
             entry["faults"] = seat.faults
             entry["disqualified_at"] = seat.disqualified_at
             entry["stderr"] = seat.bot.stderr_text() if seat.bot is not None else None
-            if seat.spec.command is not None:
+            if seat.spec.external:
                 entry["fingerprint"] = seat.fingerprint
                 entry["sandbox"] = self.launcher.protections(seat.index)
             out.append(entry)
@@ -350,10 +351,10 @@ class _Referee:
         # Every build is hashed before the first bot runs, so no bot can change another's files first.
         outputs = self.outputs()
         for seat in self.seats:
-            if seat.spec.command is not None:
+            if seat.spec.external:
                 seat.fingerprint = self.launcher.fingerprint(seat.index, seat.spec, outputs)
         for seat in self.seats:
-            if seat.spec.command is None:
+            if not seat.spec.external:
                 continue
             try:
                 seat.bot = self.launcher.start(seat.index, seat.spec)
@@ -620,7 +621,7 @@ class _Referee:
         # No request id is taken: the bots' ids stay those of a match with a built-in here.
         line, seat.event_mark = request_line(self.game, seat.index, 0, seat.event_mark, 0)
         clocks = [
-            Clock(s.index, s.used_ms, self.config.time.move_ms, s.bank_ms) for s in self.seats if s.spec.command
+            Clock(s.index, s.used_ms, self.config.time.move_ms, s.bank_ms) for s in self.seats if s.spec.external
         ]
         text = human.decide(json.loads(line), clocks)
         return next(a for a in legal if a.text == text)
@@ -712,7 +713,8 @@ def run_match(
     on SIGINT, at a point where the stop cannot be lost. A caller that stops matches this way
     sends no signal, so no handler can run inside a lock, a finalizer or a fork hook.
     `launcher` makes the door through which the seats' bots are started (`bots.launch`; default:
-    `ProcessLauncher`, each external player's program as a process, in its sandbox when asked).
+    `bots.policy_seat.SeatLauncher`: each command player's program as a process, in its sandbox when
+    asked, through `ProcessLauncher`; each python player's policy in this process, as a `PolicyBot`).
 
     `on_turn` and `on_hole` may also stop the match by raising, to end it at a chosen point:
     KeyboardInterrupt stops it as Ctrl-C does (the log saved as ``interrupted`` with the open
@@ -741,7 +743,7 @@ def run_match(
             raise MatchInterrupted(None, e.signum) from None
         try:
             transcribed = (
-                [i for i, p in enumerate(config.players) if p.command is not None] if config.log.transcript else []
+                [i for i, p in enumerate(config.players) if p.external] if config.log.transcript else []
             )
             try:
                 start_transcripts(referee.log_path, transcribed)

@@ -26,6 +26,7 @@ from ..game.rules import Rules
 __all__ = [
     "LOG_FORMAT",
     "SCHEMA_VERSION",
+    "READ_VERSIONS",
     "LogError",
     "NotALog",
     "TamperedLog",
@@ -49,7 +50,10 @@ __all__ = [
 ]
 
 LOG_FORMAT = "golfref-log"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""The version of the log format this golfref writes: 2 added python players (docs/LOG_FORMAT.md)."""
+READ_VERSIONS = (1, 2)
+"""The versions this golfref reads: a version 1 log is a version 2 log without python players."""
 JOURNAL_FORMAT = "golfref-journal"
 JOURNAL_VERSION = 1
 

@@ -152,7 +152,11 @@ class LogPlayer:
     builtin: str | None
     """`random`, `greedy` or `human` for a built-in player; None for a bot."""
     command: tuple[str, ...] | None
-    """A bot's program and arguments; None for a built-in player."""
+    """A bot's program and arguments; None for a built-in player or a python one."""
+    python: str | None
+    """A python player's ``module:object``, or ``<object>`` for an object no reference names; None otherwise."""
+    object: str | None
+    """What a python player given as an object was (``module.Qualname``), when `python` is ``<object>``."""
     cwd: str | None
     env: Mapping[str, str]
     reported_name: str | None
@@ -290,6 +294,8 @@ def _player(p: Mapping[str, Any]) -> LogPlayer:
         name=p["name"],
         builtin=p.get("builtin"),
         command=tuple(command) if command is not None else None,
+        python=p.get("python"),
+        object=p.get("object"),
         cwd=p.get("cwd"),
         env=p.get("env") or {},
         reported_name=p["reported_name"],

@@ -46,7 +46,7 @@ from ..game.rules import Rules, rules_from_dict, shown
 from .faults import Fault, FaultKind, SeatStatus, disqualifies
 from .log import (
     LOG_FORMAT,
-    SCHEMA_VERSION,
+    READ_VERSIONS,
     LogError,
     NotALog,
     TamperedLog,
@@ -198,10 +198,9 @@ def _schema_problem(doc: dict[str, Any]) -> str | None:
     instance = error.instance
     if validator == "const" and path == ("format",):
         return f"not a golfref log: field format is {instance!r}, expected {LOG_FORMAT!r}"
-    if validator == "const" and path == ("schema_version",):
-        return (
-            f"field schema_version: version {instance!r} is not supported (this golfref reads version {SCHEMA_VERSION})"
-        )
+    if validator == "enum" and path == ("schema_version",):
+        versions = " and ".join(str(v) for v in READ_VERSIONS)
+        return f"field schema_version: version {instance!r} is not supported (this golfref reads versions {versions})"
     if validator == "required":
         missing = next((k for k in error.validator_value if k not in instance), "?")
         return _locate(doc, path + (missing,), "missing")

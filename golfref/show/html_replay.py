@@ -163,7 +163,12 @@ class _Recorder:
         return out
 
     def player_json(self, s: int, p: LogPlayer) -> dict[str, Any]:
-        program = f"built-in {p.builtin}" if p.builtin is not None else p.reported_name
+        if p.builtin is not None:
+            program: str | None = f"built-in {p.builtin}"
+        elif p.python is not None:
+            program = f"python {p.python if p.object is None else p.object}"
+        else:
+            program = p.reported_name
         out: dict[str, Any] = {
             "seat": s,
             "name": self.names[s],

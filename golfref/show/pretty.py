@@ -176,6 +176,8 @@ class _Printer(Screen):
         for i, p in enumerate(self.log.players[: self.players]):
             if p.builtin:
                 program = f"built-in {self.text(p.builtin)}"
+            elif p.python is not None:
+                program = f"python {self.text(p.python if p.object is None else p.object, 40)}"
             else:
                 name, version = p.reported_name, p.reported_version
                 program = self.text(name, 24) if name is not None else "(did not report)"

@@ -217,7 +217,7 @@ def _read_transcript(path: Path, max_bytes: int) -> list[_Line]:
 
 
 def _transcripts(path: Path, log: MatchLog, max_bytes: int) -> tuple[dict[int, list[_Line]], list[Finding]]:
-    bots = [p.seat for p in log.players if p.command is not None]
+    bots = [p.seat for p in log.players if p.is_bot]
     if not bots:
         raise AuditError(f"{path}: no transcripts: every seat is a built-in player, no bot was sent anything")
     found: dict[int, list[_Line]] = {}

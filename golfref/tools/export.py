@@ -1,14 +1,14 @@
 """A Python policy written out as a standalone bot folder: `golfref export-bot MODULE:OBJECT DIR`.
 
-A policy trained or written in process (an object with ``choose(view, legal)``, or such a function)
-becomes a bot program that a sandbox can run, seeing over the protocol exactly what it saw in
-process. The folder holds:
+A policy trained or written in process (golfref.kit.policy: an object with ``choose(view, legal)``,
+a class of them, or such a function) becomes a bot program that a sandbox can run, seeing over the
+protocol exactly what it saw in process. The folder holds:
 
 - the policy's code: its module's file, or the whole top-level package it belongs to;
 - the kit, as ``golfref/kit/`` with the package's ``__init__.py`` (the kit imports nothing else of
   golfref, which tests/test_kits.py holds), so that the policy's own ``from golfref.kit import
   golfbot`` works in the folder as it does in process;
-- ``bot.py``, the launcher: ``python3 bot.py`` plays with `golfbot.play`.
+- ``bot.py``, the launcher: ``python3 bot.py`` plays it with the kit's runner (`golfref.kit.run`).
 
 What the policy imports beyond the standard library, the kit and its own package is not copied:
 it is named (`ExportedBot.needs`), for the bot's python3 to have (docs/SANDBOX.md shows how a
@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 
 from .. import __version__
-from ..kit import golfbot
+from ..kit.policy import PolicyError, check_policy, policy_name
 
 __all__ = ["ExportError", "ExportedBot", "export_bot", "LAUNCHER", "MAX_BYTES"]
 
@@ -90,8 +90,8 @@ def _import(module_name: str) -> ModuleType:
     return module
 
 
-def _load(target: str, module_name: str, names: Sequence[str]) -> ModuleType:
-    """The policy's module, imported as `python -m` would from the current folder; its object checked."""
+def _load(target: str, module_name: str, names: Sequence[str]) -> object:
+    """The policy, its module imported as `python -m` would from the current folder; checked to be one."""
     added = "" not in sys.path
     if added:
         sys.path.insert(0, "")
@@ -108,10 +108,10 @@ def _load(target: str, module_name: str, names: Sequence[str]) -> ModuleType:
             raise ExportError(f"{target!r}: {module_name} has no {'.'.join(names)}")
         policy = getattr(policy, name)
     try:
-        golfbot.choose_of(policy)
-    except TypeError as e:
-        raise ExportError(f"{target!r}: {e}") from None
-    return module
+        check_policy(policy, repr(target))
+    except PolicyError as e:
+        raise ExportError(str(e)) from None
+    return policy
 
 
 def _sources(module_name: str) -> tuple[Path, str]:
@@ -163,26 +163,21 @@ def _needs(folder: Path, own: str) -> tuple[str, ...]:
     return tuple(sorted(needs))
 
 
-def _launcher(target: str, module_name: str, names: Sequence[str], name: str, version: str) -> str:
+def _launcher(target: str, reference: str, name: str, version: str) -> str:
     return f'''#!/usr/bin/env python3
 """A golfref bot: the Python policy {target}, written by `golfref export-bot` (golfref {__version__}).
 
 Run it as `python3 bot.py`, from any folder: it needs this folder and Python 3.11 or newer.
 """
 
-import importlib
-import importlib.util
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from golfref.kit import golfbot  # noqa: E402  (this folder's copy of the kit)
+from golfref.kit import run  # noqa: E402  (this folder's copy of the kit)
 
-policy = importlib.import_module({module_name!r})
-for name in {list(names)!r}:
-    policy = getattr(policy, name)
-golfbot.play(golfbot.choose_of(policy), name={name!r}, version={version!r})
+sys.exit(run.main([{reference!r}, "--name", {name!r}, "--version", {version!r}]))
 '''
 
 
@@ -196,11 +191,11 @@ def export_bot(
 ) -> ExportedBot:
     """Write the policy `target` ("module:object") and the kit as a bot folder at `folder` (new or empty)."""
     module_name, names = _split(target)
-    name = name or names[-1]
     importable = Path(module_name).stem if module_name.endswith(".py") else module_name
-    if not 1 <= len(name) <= 64:
+    if name is not None and not 1 <= len(name) <= 64:
         raise ExportError(f"--name {name!r}: a bot's name has 1 to 64 characters")
-    _load(target, module_name, names)
+    policy = _load(target, module_name, names)
+    name = name or policy_name(policy, f"{importable}:{'.'.join(names)}")
     source, copied_as = _sources(importable)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ExportError(f"{folder}: already there and not an empty folder; name a new one")
@@ -210,7 +205,8 @@ def export_bot(
     existed = folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        return _write(folder, target, importable, names, name, version, source, copied_as, include)
+        reference = f"{importable}:{'.'.join(names)}"
+        return _write(folder, target, reference, name, version, source, copied_as, include)
     except BaseException:
         # The folder was new or empty: leave it as it was.
         shutil.rmtree(folder, ignore_errors=True)
@@ -222,8 +218,7 @@ def export_bot(
 def _write(
     folder: Path,
     target: str,
-    module_name: str,
-    names: Sequence[str],
+    reference: str,
     name: str,
     version: str,
     source: Path,
@@ -241,9 +236,10 @@ def _write(
     shutil.copy2(_PACKAGE / "__init__.py", folder / "golfref" / "__init__.py")
     for module in sorted((_PACKAGE / "kit").glob("*.py")):  # the whole kit: standard library only, all of it
         shutil.copy2(module, kit / module.name)
-    (folder / LAUNCHER).write_text(_launcher(target, module_name, names, name, version), encoding="utf-8")
+    (folder / LAUNCHER).write_text(_launcher(target, reference, name, version), encoding="utf-8")
     files = tuple(sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()))
     size = sum((folder / f).stat().st_size for f in files)
     if size > MAX_BYTES:
         raise ExportError(f"{folder}: {size / 2**20:.0f} MiB written, over a bot folder's {MAX_BYTES // 2**20} MiB")
-    return ExportedBot(folder, name, files, ("python3", LAUNCHER), _needs(folder, module_name.split(".")[0]))
+    own = reference.partition(":")[0].split(".")[0]
+    return ExportedBot(folder, name, files, ("python3", LAUNCHER), _needs(folder, own))

@@ -13,12 +13,13 @@ what followed in the log followed from the logged answer.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..config.match import TimeControl
+from ..config.match import OBJECT, RUNNER, TimeControl
 from ..game.rules import rules_from_dict
 from ..match.outputs import transcript_path
 from ..match.seat_messages import SeatMessage, log_messages
@@ -118,7 +119,16 @@ def load_script(path: str, seat: int) -> Script:
     if not 0 <= seat < len(players):
         raise RerunError(f"--seat {seat}: the match has {len(players)} seats (0 to {len(players) - 1})")
     player = players[seat]
-    if player.command is None:
+    if player.python == OBJECT:
+        raise RerunError(
+            f"--seat {seat}: seat {seat} ({player.name}) was a Python object given directly ({player.object}), "
+            "which no module:object reference imports again: it cannot be re-run"
+        )
+    command = player.command
+    if player.python is not None:
+        # The policy imported again, as a bot program that sees exactly the requests its seat saw.
+        command = (sys.executable, *RUNNER, player.python)
+    if command is None:
         who = f"seat {seat} ({player.name}) is the built-in {player.builtin}"
         raise RerunError(f"--seat {seat}: {who}, not a bot: it was sent nothing")
     messages = log_messages(log, rules_from_dict(dict(log.rules)), seat)
@@ -140,7 +150,7 @@ def load_script(path: str, seat: int) -> Script:
     return Script(
         tuple(messages),
         source,
-        player.command,
+        command,
         player.cwd,
         dict(player.env),
         log.time_control,

@@ -19,17 +19,26 @@ go to the optional `on_notice`; unknown message types are ignored, as the protoc
 
 The field names and JSON types are those of docs/PROTOCOL.md and
 schemas/protocol.schema.json; copy this file next to your bot.
+
+For a learned policy, `Encoder` turns a View into the numeric observation golfref.env trains
+on, and `ACTIONS` / `action_mask` / `action_text` are its action table (docs/ENVIRONMENT.md).
 """
 
 from __future__ import annotations
 
 import json
+import struct
 import sys
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-__all__ = ["Rules", "TimeControl", "Event", "View", "Card", "play", "choose_of", "rank_points", "PROTOCOL"]
+__all__ = [
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL", "ACTIONS",
+    "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
+    "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
+]  # fmt: skip
 
 PROTOCOL = 3
 """The protocol version this module speaks."""
@@ -240,6 +249,12 @@ def rank_points(rules: Rules) -> dict[str, int]:
 Choose = Callable[[View, list[str]], str]
 
 
+def answer(choose: Choose, request: dict[str, Any], rules: Rules, time: TimeControl) -> dict[str, Any]:
+    """The answer message `play` sends to a request: `choose` called on its view and legal choices."""
+    action = choose(View.from_request(request, rules, time), list(request["legal"]))
+    return {"type": "answer", "id": request["id"], "action": action}
+
+
 def choose_of(policy: object) -> Choose:
     """A policy's `choose`: its method of that name, or the policy itself when it is a plain function."""
     method = getattr(policy, "choose", None)
@@ -281,9 +296,324 @@ def play(
             time = TimeControl.from_json(message["time"])
             _send(out, {"type": "ready", "name": name, "version": version})
         elif kind == "request" and rules is not None and time is not None:
-            action = choose(View.from_request(message, rules, time), list(message["legal"]))
-            _send(out, {"type": "answer", "id": message["id"], "action": action})
+            _send(out, answer(choose, message, rules, time))
         elif kind == "goodbye":
             break
         elif kind is not None and on_notice is not None:
             on_notice(message)
+
+
+# -- the observation encoder and the action table ------------------------------------------
+#
+# One piece of code for training and for play: golfref.env encodes each seat's view with the
+# `Encoder` below, and a bot built on this kit encodes the View of each request with the same
+# `Encoder`, so a policy sees over the protocol exactly the numbers it saw in training
+# (docs/ENVIRONMENT.md). Both are sized for the largest table the rules allow (8 seats, 4x4
+# grids); a change of either is a change of its version, and tests/test_encoding.py pins both.
+
+MAX_SEATS = 8
+"""Seats the observation and the action table are sized for (the rules allow 2 to 8 players)."""
+MAX_SLOTS = 16
+"""Slots per grid the observation and the action table are sized for (the largest layout, 4x4)."""
+
+ACTION_TABLE_VERSION = 1
+"""The version of `ACTIONS`: raised whenever an action is added, removed or moved."""
+
+
+def _action_table() -> tuple[str, ...]:
+    slots = range(MAX_SLOTS)
+    return (
+        ("stock", "discard", "knock")
+        + tuple(f"swap:{n}" for n in slots)
+        + ("throw", "power")
+        + tuple(f"flip:{n}" for n in slots)
+        + ("pass",)
+        + tuple(f"reveal:{n}" for n in slots)
+        + tuple(f"target:{s}:{n}" for s in range(MAX_SEATS) for n in slots)
+    )
+
+
+ACTIONS: tuple[str, ...] = _action_table()
+"""The fixed discrete action space: index -> the protocol's legal string (docs/ENVIRONMENT.md)."""
+ACTION_INDEX: dict[str, int] = {text: i for i, text in enumerate(ACTIONS)}
+"""The protocol's legal string -> its index in `ACTIONS`."""
+
+
+def action_mask(legal: list[str]) -> list[int]:
+    """1 at the index of each legal string, 0 elsewhere; ValueError names a string the table lacks."""
+    mask = [0] * len(ACTIONS)
+    for text in legal:
+        index = ACTION_INDEX.get(text)
+        if index is None:
+            raise ValueError(f"legal action {text!r} is not in the action table (version {ACTION_TABLE_VERSION})")
+        mask[index] = 1
+    return mask
+
+
+def action_text(index: int) -> str:
+    """The legal string of action `index`; ValueError when it is outside the table."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(ACTIONS):
+        raise ValueError(f"action index must be a whole number from 0 to {len(ACTIONS) - 1}, got {index!r}")
+    return ACTIONS[index]
+
+
+OBSERVATION_VERSION = 1
+"""The version of `OBSERVATION_LAYOUT`: raised whenever a field is added, removed, resized or re-meant."""
+
+RANK_CODES = "A23456789TJQKX"
+"""A card's rank code in the observation: 1 + its place here (0: no card, or one this seat has not seen)."""
+DECISIONS = ("reveal", "draw", "place", "flip", "target")
+"""The decisions, in the order of the observation's `decision` one-hot."""
+SLOT_FIELDS = ("exists", "face_up", "rank", "points")
+"""The values of one grid slot, in order (all 0 for a padding slot or seat)."""
+
+OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
+    ("decision", len(DECISIONS), "one-hot: reveal, draw, place, flip, target (all 0 when this seat is not to move)"),
+    ("seat", MAX_SEATS, "one-hot: this seat"),
+    ("to_move", MAX_SEATS, "one-hot: the seat to move (all 0 between holes and after the match)"),
+    ("starter", MAX_SEATS, "one-hot: the seat that started this hole"),
+    ("closer", MAX_SEATS, "one-hot: the seat that closed the hole"),
+    ("knocker", MAX_SEATS, "one-hot: the seat that knocked"),
+    ("drawn_from", 2, "one-hot: stock, discard"),
+    ("power", 3, "one-hot: the power in use: J, Q, K"),
+    ("hole", 1, "the hole, from 0"),
+    ("drawn", 3, "the card in the hand of the seat to move: 1 if any, its rank code, its points (0, 0 unseen)"),
+    ("first_target", 3, "a king's first card: 1 if chosen, its seat, its slot"),
+    ("stock_size", 1, "cards in the stock"),
+    ("discard_top", 3, "1 if the pile has a card, the top card's rank code, its points"),
+    ("discard_size", 1, "cards in the discard pile"),
+    ("discard_ranks", len(RANK_CODES), "how many cards of each rank lie in the discard pile, in RANK_CODES order"),
+    ("turns", MAX_SEATS, "turns each seat took in this hole (0 for padding seats)"),
+    ("totals", MAX_SEATS, "each seat's match total so far (0 for padding seats)"),
+    ("rules", 30, "the resolved rules, RULE_FEATURES order"),
+    ("grids", MAX_SEATS * MAX_SLOTS * len(SLOT_FIELDS), "seat by seat, slot by slot (row-major): SLOT_FIELDS"),
+)
+"""The observation, field by field: (name, how many numbers, what they mean); all whole numbers (int16)."""
+
+RULE_FEATURES: tuple[str, ...] = (
+    "players", "rows", "cols", "decks", "jokers_on", "jokers_value", "twos", "court_11_12", "reveal_count",
+    "reveal_peek", "reveal_choice_player", "flip_none", "flip_may", "flip_must", "swap_face_down", "knocking",
+    "knock_penalty", "knock_double", "lines_columns", "lines_rows", "lines_diagonals", "cancel_pairs",
+    "pair_scope_columns", "pair_scope_rows", "pair_scope_grid", "block_bonus_on", "block_bonus_value",
+    "card_powers", "holes", "turn_limit",
+)  # fmt: skip
+"""The `rules` field's numbers, in order: each hello.rules option that changes play (not its preset's name)."""
+
+ENCODED_RULE_OPTIONS = frozenset(
+    {
+        "players", "layout", "decks", "jokers", "twos", "court_values", "reveal_count", "reveal", "reveal_choice",
+        "flip_after_throw", "swap_face", "knocking", "knock_penalty", "knock_double", "lines", "cancel",
+        "pair_scope", "block_bonus", "card_powers", "holes", "turn_limit",
+    }
+)  # fmt: skip
+"""The hello.rules fields `rule_features` reads: a new one fails tests/test_encoding.py until encoded."""
+
+
+def _offsets() -> dict[str, int]:
+    out, at = {}, 0
+    for name, size, _ in OBSERVATION_LAYOUT:
+        out[name] = at
+        at += size
+    return out
+
+
+OBSERVATION_OFFSETS: dict[str, int] = _offsets()
+"""Where each field of `OBSERVATION_LAYOUT` starts."""
+OBSERVATION_SIZE = sum(size for _, size, _ in OBSERVATION_LAYOUT)
+"""How many numbers an observation holds."""
+OBSERVATION_LOW = -32768
+"""The smallest value an observation may hold (int16)."""
+OBSERVATION_HIGH = 32767
+"""The largest value an observation may hold (int16)."""
+
+
+def rule_features(rules: Rules) -> list[int]:
+    """The `rules` field of the observation, in `RULE_FEATURES` order."""
+    return [
+        rules.players, rules.rows, rules.cols, rules.decks, int(rules.jokers is not None), rules.jokers or 0,
+        rules.twos, int(rules.court_values == "11/12"), rules.reveal_count, int(rules.reveal == "peek"),
+        int(rules.reveal_choice == "player"), int(rules.flip_after_throw == "none"),
+        int(rules.flip_after_throw == "may"), int(rules.flip_after_throw == "must"), int(rules.swap_face == "down"),
+        int(rules.knocking), rules.knock_penalty or 0, int(rules.knock_double), int(rules.lines == "columns"),
+        int(rules.lines == "columns+rows"), int(rules.lines == "columns+rows+diagonals"),
+        int(rules.cancel == "pairs"), int(rules.pair_scope == "columns"), int(rules.pair_scope == "columns+rows"),
+        int(rules.pair_scope == "grid"), int(rules.block_bonus is not None), rules.block_bonus or 0,
+        int(rules.card_powers), rules.holes, rules.turn_limit,
+    ]  # fmt: skip
+
+
+def _packed_hots(size: int) -> list[bytes]:
+    """Index i + 1 -> the one-hot of i, packed as int16; index 0 -> all zeros (None)."""
+    pack = struct.Struct(f"{size}h").pack
+    return [pack(*([0] * size))] + [pack(*(int(i == j) for j in range(size))) for i in range(size)]
+
+
+def _word(value: object) -> Any:
+    """An enum member's word, anything else as it is: golfref's SeatView and the kit's View read alike."""
+    return getattr(value, "value", value)
+
+
+class Encoder:
+    """Turns one seat's view into the observation of `OBSERVATION_LAYOUT`, for one match's rules.
+
+    It reads the fields a kit `View` and golfref's `SeatView` share (cards as strings or as
+    objects with a `name`, decisions as strings or enum members), so a bot encodes what the
+    environment encoded. The observation is assembled from packed int16 pieces: the one-hots
+    and the rules are packed once, and what a golfref view shares between two observations
+    (a grid's tuple, the pile's) is encoded once.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        if rules.players > MAX_SEATS or rules.rows * rules.cols > MAX_SLOTS:
+            raise ValueError(f"rules for {rules.players} players and layout {rules.layout} exceed the observation")
+        points = rank_points(rules)
+        self._cards: dict[str, tuple[int, int]] = {}
+        self._points = {code: (RANK_CODES.index(code) + 1, value) for code, value in points.items()}
+        self._players = rules.players
+        self._pad_seats = (0,) * (MAX_SEATS - rules.players)
+        hots = _packed_hots(len(DECISIONS))
+        self._decision: dict[object, bytes] = dict(zip(DECISIONS, hots[1:], strict=True))
+        self._no_decision = hots[0]
+        self._seats = _packed_hots(MAX_SEATS)
+        two, three = _packed_hots(2), _packed_hots(3)
+        self._from: dict[object, bytes] = {"stock": two[1], "discard": two[2], None: two[0]}
+        self._power: dict[object, bytes] = {"J": three[1], "Q": three[2], "K": three[3], None: three[0]}
+        self._rules = struct.pack(f"{len(RULE_FEATURES)}h", *rule_features(rules))
+        at = OBSERVATION_OFFSETS
+        self._pack_numbers = struct.Struct(f"{at['rules'] - at['hole']}h").pack
+        self._hots_memo: dict[tuple[Any, ...], bytes] = {}
+        width = MAX_SLOTS * len(SLOT_FIELDS)
+        self._slot_pack = struct.Struct(f"{len(SLOT_FIELDS)}h").pack
+        self._slot_up: dict[str | None, bytes] = {}
+        self._slot_down: dict[str | None, bytes] = {}
+        self._pad_slot_bytes = bytes(2 * (MAX_SLOTS - rules.rows * rules.cols) * len(SLOT_FIELDS))
+        self._pad_grids = bytes(2 * width * (MAX_SEATS - rules.players))
+        # Memos keyed by the identity of a tuple the view shares while it is unchanged (golfref's
+        # SeatView keeps one per grid, per seat seeing it, and one for all grids); a list is
+        # encoded afresh every time.
+        self._grid_memo: dict[int, tuple[object, object, bytes]] = {}
+        self._grids_memo: dict[int, tuple[object, object, bytes]] = {}
+        self._pile_state: tuple[Any, list[int], tuple[int, ...]] = (None, [], ())
+
+    def card(self, card: object) -> tuple[int, int]:
+        """(rank code, points) of a card written as the protocol writes it (or with that `name`)."""
+        name: str = card if card.__class__ is str else card.name  # type: ignore[attr-defined]
+        known = self._cards.get(name)
+        if known is None:
+            known = self._cards[name] = self._points[name[0]]
+        return known
+
+    def _slot(self, card: object, up: bool) -> bytes:
+        """One slot's `SLOT_FIELDS`, packed, kept per card name and side."""
+        name = None if card is None else (card if card.__class__ is str else card.name)  # type: ignore[attr-defined]
+        memo = self._slot_up if up else self._slot_down
+        packed = memo.get(name)
+        if packed is None:
+            packed = memo[name] = self._slot_pack(1, int(up), *((0, 0) if card is None else self.card(card)))
+        return packed
+
+    def _grids(self, own: int, grids: Any, face_up: Any) -> bytes:
+        """The `grids` field, packed: every seat's grid, padded to `MAX_SEATS`."""
+        memo = self._grid_memo
+        slot = self._slot
+        slot_up, slot_down = self._slot_up, self._slot_down
+        pad = self._pad_slot_bytes
+        pieces = []
+        for s, g in enumerate(grids):
+            f = face_up[s]
+            key = own * MAX_SEATS + s
+            last = memo.get(key)
+            if last is not None and last[0] is g and last[1] is f:
+                pieces.append(last[2])
+                continue
+            pieces_of_grid = []
+            for c, up in zip(g, f, strict=True):
+                # The memo read in place: a call per slot is a fifth of a grid's cost.
+                name = None if c is None else (c if c.__class__ is str else c.name)
+                piece = (slot_up if up else slot_down).get(name)
+                pieces_of_grid.append(slot(c, up) if piece is None else piece)
+            pieces_of_grid.append(pad)
+            packed = b"".join(pieces_of_grid)
+            if g.__class__ is tuple and f.__class__ is tuple:
+                memo[key] = (g, f, packed)
+            pieces.append(packed)
+        pieces.append(self._pad_grids)
+        return b"".join(pieces)
+
+    def pile(self, pile: Any) -> tuple[int, ...]:
+        """The `discard_top`, `discard_size` and `discard_ranks` fields."""
+        card = self.card
+        last, counts, fields = self._pile_state
+        if pile.__class__ is not tuple:
+            last = None  # a list may change in place: counted afresh
+        elif pile is last:
+            return fields
+        n = len(pile)
+        # A turn puts one card on the pile or takes its top: count that card, not the pile.
+        if last is not None and n == len(last) + 1 and pile[:-1] == last:
+            counts = counts.copy()
+            counts[card(pile[-1])[0] - 1] += 1
+        elif last is not None and n == len(last) - 1 and last[:-1] == pile:
+            counts = counts.copy()
+            counts[card(last[-1])[0] - 1] -= 1
+        elif last is None or pile != last:
+            counts = [0] * len(RANK_CODES)
+            for c in pile:
+                counts[card(c)[0] - 1] += 1
+        top = (1, *card(pile[-1])) if pile else (0, 0, 0)
+        fields = (*top, n, *counts)
+        self._pile_state = (pile, counts, fields)
+        return fields
+
+    def _hots(self, key: tuple[Any, ...]) -> bytes:
+        """The one-hot fields (`decision` to `power`) of `key`, packed, kept per key."""
+        decision, own, to_move, starter, closer, knocker, drawn_from, power = (_word(k) for k in key)
+        seats = self._seats
+        packed = b"".join(
+            (
+                self._no_decision if decision is None or to_move != own else self._decision[decision],
+                seats[own + 1],
+                seats[0 if to_move is None else to_move + 1],
+                seats[starter + 1],
+                seats[0 if closer is None else closer + 1],
+                seats[0 if knocker is None else knocker + 1],
+                self._from[drawn_from],
+                self._power[power],
+            )
+        )
+        self._hots_memo[key] = packed
+        return packed
+
+    def encode(self, view: Any) -> array[int]:
+        """The observation of `view` (a kit `View` or golfref's `SeatView`): `OBSERVATION_SIZE` int16 numbers."""
+        own = view.seat
+        drawn = view.drawn
+        first = view.first_target
+        grids, face_up = view.grids, view.face_up
+        last = self._grids_memo.get(own)
+        if last is not None and last[0] is grids and last[1] is face_up:
+            block = last[2]
+        else:
+            block = self._grids(own, grids, face_up)
+            if grids.__class__ is tuple:
+                self._grids_memo[own] = (grids, face_up, block)
+        # The one-hot fields take few values between them: packed once per combination (the
+        # key holds enum members as they are, or the words a kit View has).
+        drawn_from = view.drawn_from
+        key = (view.decision, own, view.to_move, view.starter, view.closer, view.knocker, drawn_from, view.power)
+        hots = self._hots_memo.get(key)
+        if hots is None:
+            hots = self._hots(key)
+        pad = self._pad_seats
+        numbers = self._pack_numbers(
+            view.hole,
+            *((int(drawn_from is not None), 0, 0) if drawn is None else (1, *self.card(drawn))),
+            *((0, 0, 0) if first is None else (1, first[0], first[1])),
+            view.stock_size,
+            *self.pile(view.discard),
+            *view.turns,
+            *pad,
+            *view.totals,
+            *pad,
+        )
+        return array("h", b"".join((hots, numbers, self._rules, block)))
