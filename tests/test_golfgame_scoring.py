@@ -127,3 +127,18 @@ def test_every_hole_scores_as_the_server_scores_it() -> None:
 def test_each_flag_maps_to_options_that_resolve(flag: str) -> None:
     rules = resolve_rules("classic", overrides_for(["use_jokers", flag]), 6)
     assert rules.to_dict()["decks"] == 1
+
+
+def test_rules_md_gives_the_servers_default_game_as_an_option_set() -> None:
+    import yaml
+
+    text = (Path(__file__).parent.parent / "docs" / "RULES.md").read_text(encoding="utf-8")
+    section = text[text.index("## The online server's house rules") :]
+    block = section[section.index("```yaml\n") + 8 : section.index("```", section.index("```yaml\n") + 8)]
+    rules = yaml.safe_load(block)["rules"]
+    preset = rules.pop("preset")
+    for players in range(2, 7):  # its rooms seat 2 to 6, from one deck
+        resolved = resolve_rules(preset, rules, players)
+        assert (resolved.layout, resolved.decks, resolved.holes, resolved.jokers) == ("2x3", 1, 1, None)
+        assert resolved.flip_after_throw.value == "none" and resolved.reveal_count == 2
+        assert resolved.house_dict() == {}
