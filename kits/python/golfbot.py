@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
-    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL", "ACTIONS",
-    "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL",
+    "ACTIONS", "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
     "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
 ]  # fmt: skip
 
