@@ -22,6 +22,12 @@ from golfref.tools.builtin_bot import main, parse_arguments, serve
 RULES = [
     resolve_rules("knock", {"knock_penalty": "double", "layout": "2x2"}, 3),
     resolve_rules("arena", {"block_bonus": -20, "jokers": -2, "card_powers": "on"}, 2),
+    resolve_rules(
+        "classic",
+        {"card_values": {"K": -2}, "suit_values": {"JH": 0}, "exact_score": [21, 0], "tie_penalty": 5},
+        3,
+    ),
+    resolve_rules("classic", {"jokers": -5, "joker_count": 1, "flip_instead_of_draw": True, "flip_out": 2}, 2),
     *(resolve_rules(p) for p in PRESETS),
 ]
 

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from golfref.game.cards import deck_set
 from golfref.game.engine import Game
 from golfref.game.expert import _sample, determinize
 from golfref.game.policies import POLICIES, make_policy
@@ -29,6 +28,12 @@ RULE_SETS = {
     "arena-powers-4": resolve_rules("arena", {"layout": "2x2", "holes": 1, "card_powers": "on"}, 2),
     "knock-jokers": resolve_rules("knock", {"layout": "3x3", "holes": 1, "jokers": -2, "decks": 2}, 4),
     "peek-player": resolve_rules("standard", {"layout": "2x3", "holes": 1, "reveal_choice": "player"}, 2),
+    "house": resolve_rules(
+        "classic",
+        {"layout": "2x2", "holes": 1, "jokers": -5, "joker_count": 1, "flip_instead_of_draw": True, "flip_out": 2,
+         "card_values": {"K": -2}, "tie_penalty": 5},
+        2,
+    ),
     "may-flip-5": resolve_rules("classic", {"layout": "2x2", "holes": 1, "flip_after_throw": "may"}, 5),
 }
 
@@ -54,7 +59,7 @@ def positions(rules: Rules, seed: int, every: int) -> Iterator[Game]:
 @pytest.mark.parametrize("rules_id", list(RULE_SETS))
 def test_a_builtin_chooses_the_same_whatever_the_hidden_cards(rules_id: str) -> None:
     rules = RULE_SETS[rules_id]
-    ids = {c: i for i, c in enumerate(deck_set(rules.decks, rules.jokers is not None))}
+    ids = {c: i for i, c in enumerate(Game(rules).cards)}
     checked = differed = 0
     for seed in range(6):
         for game in positions(rules, seed, every=3):

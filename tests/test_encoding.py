@@ -34,6 +34,16 @@ RULE_SETS: list[tuple[str, dict[str, object], int]] = [
     ("arena", {"card_powers": True, "layout": "2x2", "flip_after_throw": "may"}, 3),
     ("classic", {"flip_after_throw": "may", "reveal_choice": "player", "reveal": "peek", "court_values": "11/12"}, 2),
     ("classic", {"block_bonus": "on", "layout": "3x3", "lines": "columns+rows+diagonals", "swap_face": "down"}, 2),
+    # The house options (version 2): suit values, the card table, the end-of-hole adjustments, new actions.
+    (
+        "classic",
+        {
+            "jokers": -2, "card_values": {"K": -2, "T": 1}, "suit_values": {"JH": 0, "JS": 0},
+            "negative_pairs": "keep", "two_column_bonus": -20, "exact_score": [21, 0], "closer_penalty": 10,
+            "tie_penalty": 5, "flip_out": 2, "flip_instead_of_draw": "on", "flip_after_throw": "endgame",
+        },
+        3,
+    ),
 ]
 
 
@@ -48,16 +58,16 @@ def digest(value: object) -> str:
 def test_the_action_table_is_pinned_to_its_version() -> None:
     """Adding, removing or moving an action must raise ACTION_TABLE_VERSION and update this pin."""
     assert (golfbot.ACTION_TABLE_VERSION, len(golfbot.ACTIONS), digest(golfbot.ACTIONS)) == (
-        1,
-        182,
-        "491d294dcb5458b2",
+        2,
+        183,
+        "8ba30d0eb3876d0c",
     )
 
 
 def test_the_observation_layout_is_pinned_to_its_version() -> None:
     """A new field, a resized or re-meant one must raise OBSERVATION_VERSION and update this pin."""
     layout = [golfbot.OBSERVATION_LAYOUT, golfbot.RULE_FEATURES, golfbot.SLOT_FIELDS, golfbot.RANK_CODES]
-    assert (golfbot.OBSERVATION_VERSION, golfbot.OBSERVATION_SIZE, digest(layout)) == (1, 634, "52e71802d24752fe")
+    assert (golfbot.OBSERVATION_VERSION, golfbot.OBSERVATION_SIZE, digest(layout)) == (2, 658, "295cdac7a76a6423")
     assert len(golfbot.RULE_FEATURES) == dict((n, s) for n, s, _ in golfbot.OBSERVATION_LAYOUT)["rules"]
 
 
@@ -76,13 +86,13 @@ def test_every_decision_and_action_kind_is_in_the_table() -> None:
 
 
 def test_action_mask_and_text() -> None:
-    mask = golfbot.action_mask(["stock", "target:7:15"])
-    assert [i for i, m in enumerate(mask) if m] == [0, len(golfbot.ACTIONS) - 1]
+    mask = golfbot.action_mask(["stock", "target:7:15", "flip_out"])
+    assert [i for i, m in enumerate(mask) if m] == [0, len(golfbot.ACTIONS) - 2, len(golfbot.ACTIONS) - 1]
     assert golfbot.action_text(3) == "swap:0"
     with pytest.raises(ValueError, match="not in the action table"):
         golfbot.action_mask(["swap:16"])
-    with pytest.raises(ValueError, match="from 0 to 181"):
-        golfbot.action_text(182)
+    with pytest.raises(ValueError, match="from 0 to 182"):
+        golfbot.action_text(183)
 
 
 def play(rules: Rules, seed: int, at_each: object) -> None:
@@ -180,3 +190,10 @@ def test_a_kit_view_changed_in_place_is_encoded_afresh() -> None:
     seen.totals[1] = 7
     after = list(encoder.encode(seen))
     assert after == list(golfbot.Encoder(kit).encode(seen)) != before
+
+
+def test_a_cards_points_follow_the_card_table_and_its_suit() -> None:
+    rules = resolve_rules("classic", {"card_values": {"K": -2}, "suit_values": {"JH": 0, "JS": 0}}, 2)
+    encoder = golfbot.Encoder(kit_rules(rules))
+    jack, king = golfbot.RANK_CODES.index("J") + 1, golfbot.RANK_CODES.index("K") + 1
+    assert [encoder.card(c) for c in ("JH", "JS", "JD", "KC")] == [(jack, 0), (jack, 0), (jack, 10), (king, -2)]

@@ -49,6 +49,10 @@ def random_episode(env: golf_env.GolfAEC, seed: int) -> list[tuple[str, list[int
     return trajectory
 
 
+# api_test warns about any observation space that is not a Box or a Discrete, and about the Dict's values; a
+# Dict of the observation and its action mask is PettingZoo's own convention for its classic games.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
 @pytest.mark.parametrize(("preset", "options", "players"), CASES)
 def test_pettingzoo_api_test(preset: str, options: dict[str, object], players: int) -> None:
     api_test(golf_env.env(preset, options={**options, "holes": 2}, players=players), num_cycles=300)

@@ -33,11 +33,38 @@ from golfref.game.view import events_for, view
 
 GOLDEN = Path(__file__).parent / "golden"
 
+# Every scoring house rule of the golfgame server at once (docs/RULES.md's table), on 2x3 with one deck.
+GOLFGAME_ALL: dict[str, Any] = {
+    "decks": 1,
+    "holes": 1,
+    "jokers": -2,
+    "card_values": {"K": -2, "T": 1},
+    "suit_values": {"JH": 0, "JS": 0},
+    "negative_pairs": "keep",
+    "two_column_bonus": -20,
+    "jack_columns_bonus": -20,
+    "exact_score": [21, 0],
+    "closer_penalty": 10,
+    "closer_bonus": -5,
+    "low_score_bonus": -3,
+    "tie_penalty": 5,
+}
+
 # name: (preset, overrides, players, seed)
 SCENARIOS: dict[str, tuple[str, dict[str, Any], int, int]] = {
     "standard_2p_2x2": ("standard", {"layout": "2x2", "holes": 1}, 2, 23),
     "knock_3p": ("knock", {"holes": 1}, 3, 98),
     "arena_2p_2x2_powers": ("arena", {"layout": "2x2", "card_powers": True, "holes": 1}, 2, 1548),
+    # The gameplay house options (docs/RULES.md, "House options"), and the scoring ones in play.
+    "classic_2p_2x2_endgame_flip": ("classic", {"layout": "2x2", "flip_after_throw": "endgame", "holes": 1}, 2, 36),
+    "classic_2p_2x2_flip_instead_of_draw": (
+        "classic",
+        {"layout": "2x2", "flip_instead_of_draw": True, "holes": 1},
+        2,
+        1,
+    ),
+    "classic_2p_2x3_flip_out": ("classic", {"flip_out": 2, "holes": 1}, 2, 0),
+    "classic_3p_house_scoring": ("classic", GOLFGAME_ALL, 3, 2),
 }
 
 # What each scenario is there to show (actions taken, `target-K` for a king's target, ...,
@@ -46,6 +73,10 @@ MUST_SHOW: dict[str, set[str]] = {
     "standard_2p_2x2": {"stock", "discard", "swap", "throw", "flip", "end-closed"},
     "knock_3p": {"reveal", "stock", "throw", "knock", "end-knocked", "penalty"},
     "arena_2p_2x2_powers": {"reveal", "power", "target-K", "target-J", "knock", "end-knocked"},
+    "classic_2p_2x2_endgame_flip": {"throw", "flip", "pass", "end-closed"},
+    "classic_2p_2x2_flip_instead_of_draw": {"flip", "end-closed"},
+    "classic_2p_2x3_flip_out": {"flip_out", "end-closed"},
+    "classic_3p_house_scoring": {"reveal", "end-closed", "penalty"},
 }
 
 

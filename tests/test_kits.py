@@ -20,7 +20,10 @@ import jsonschema
 import pytest
 import yaml
 
+from golfref import PROTOCOL_VERSION
 from golfref.config.match import TimeControl, parse_config
+from golfref.game.rules import resolve_rules
+from golfref.match.protocol import hello_rules
 from golfref.match.referee import run_match
 from golfref.record.faults import SeatStatus
 from golfref.tools.botcheck import BotCommand, Outcome, check_bot
@@ -225,7 +228,7 @@ def buggy_command(kit: str, folder: Path) -> tuple[list[str], dict[str, str]]:
 
 def _play_lines(argv: list[str], env: dict[str, str], mode: str) -> subprocess.CompletedProcess[str]:
     lines = [
-        {"type": "hello", "protocol": 2, "seat": 0, "players": ["a", "b"], "rules": _HELLO_RULES,
+        {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": 0, "players": ["a", "b"], "rules": _HELLO_RULES,
          "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 1}},
         _request(1, "draw", ["stock", "discard"]),
         _request(2, "place", ["swap:0", "throw"]),
@@ -279,13 +282,10 @@ def test_check_bot_fails_a_kit_bot_whose_choose_fails_and_shows_its_error(kit: s
     assert report.starts == 1 and report.stopped is not None and report.not_run > 0
 
 
-_HELLO_RULES = {
-    "preset": "standard", "players": 2, "layout": "1x1", "decks": 1, "jokers": None, "twos": -2,
-    "court_values": "10/10", "reveal_count": 0, "reveal": "peek", "reveal_choice": "fixed",
-    "flip_after_throw": "none", "swap_face": "up", "knocking": False, "knock_penalty": 10,
-    "knock_double": False, "lines": "columns", "cancel": "line", "pair_scope": "columns", "block_bonus": None,
-    "card_powers": False, "holes": 1, "turn_limit": 10,
-}
+# hello.rules as the referee writes it (every field of the protocol's version).
+_HELLO_RULES = hello_rules(
+    resolve_rules("standard", {"layout": "1x1", "reveal_count": 0, "holes": 1, "turn_limit": 10})
+)
 
 
 def _request(rid: int, decision: str, legal: list[str]) -> dict[str, Any]:
@@ -331,3 +331,28 @@ def test_kit_passes_check_bot(kit: str, build_dir: Path) -> None:
     )
     assert report.passed, {r.name: r.message for r in report.results if r.outcome is not Outcome.PASS}
     assert not [r.name for r in report.results if r.outcome is Outcome.SKIP]
+
+
+def test_the_python_kit_reads_the_house_options_of_hello() -> None:
+    from golfref.kit import golfbot
+
+    rules = resolve_rules(
+        "classic",
+        {"card_values": {"K": -2}, "suit_values": {"JH": 0}, "exact_score": [21, 0], "flip_out": 2},
+    )
+    kit = golfbot.Rules.from_json(hello_rules(rules))
+    assert golfbot.rank_points(kit)["K"] == -2 and golfbot.rank_points(kit)["A"] == 1
+    assert kit.suit_values == (("JH", 0),) and kit.exact_score == (21, 0) and kit.flip_out == 2
+    assert hash(kit) == hash(golfbot.Rules.from_json(hello_rules(rules)))
+    # A hello of protocol 2 (no house options) still reads, with every house option off.
+    old = {k: v for k, v in hello_rules(resolve_rules("classic")).items() if k in _V2_FIELDS}
+    plain = golfbot.Rules.from_json(old)
+    assert plain.card_values == () and golfbot.rank_points(plain)["K"] == 0
+
+
+# The fields of hello.rules in protocol version 2, before the house options.
+_V2_FIELDS = {
+    *("preset", "players", "layout", "decks", "jokers", "twos", "court_values", "reveal_count", "reveal"),
+    *("reveal_choice", "flip_after_throw", "swap_face", "knocking", "knock_penalty", "knock_double", "lines"),
+    *("cancel", "pair_scope", "block_bonus", "card_powers", "holes", "turn_limit"),
+}

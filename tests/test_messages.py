@@ -60,7 +60,10 @@ def test_a_misspelt_preset_builtin_or_option_value_gets_a_suggestion(tmp_path: P
         ("reveal=flp", "reveal: expected one of peek, flip; got 'flp'; did you mean 'flip'?"),
         ("swap_face=dwn", "swap_face: expected up or down, got 'dwn'; did you mean 'down'?"),
         ("knocking=of", "knocking: expected on or off, got 'of'; did you mean 'off'?"),
-        ("flip_after_throw=mst", "flip_after_throw: expected one of none, may, must; got 'mst'; did you mean 'must'?"),
+        (
+            "flip_after_throw=mst",
+            "flip_after_throw: expected one of none, may, must, endgame; got 'mst'; did you mean 'must'?",
+        ),
         ("reveal=zzzzzz", "reveal: expected one of peek, flip; got 'zzzzzz'"),  # nothing close: no guess
     ],
 )

@@ -304,7 +304,7 @@ def test_built_messages_validate(preset: str, overrides: dict[str, Any], players
         assert errors == [], (message["type"], errors[:3])
     assert json.loads(protocol.goodbye()) == {"type": "goodbye"}
     hello = json.loads(lines[0])
-    assert hello["protocol"] == protocol.PROTOCOL_VERSION == 2 and hello["seat"] == 0 and hello["players"] == names
+    assert hello["protocol"] == protocol.PROTOCOL_VERSION == 3 and hello["seat"] == 0 and hello["players"] == names
 
 
 def test_the_schema_rejects_what_no_message_is() -> None:

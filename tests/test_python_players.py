@@ -294,3 +294,15 @@ def test_the_kits_runner_refuses_a_bad_reference_in_one_line() -> None:
         "golfref.kit.run: py_policies:NOT_A_POLICY: an instance of builtins.int has no choose(view, legal) method "
         "and is not a function\n"
     )
+
+
+def test_check_config_names_a_python_seat_by_its_reference(tmp_path: Path) -> None:
+    config = tmp_path / "m.yaml"
+    (tmp_path / "first_policy.py").write_text("def first(view, legal):\n    return legal[0]\n", encoding="utf-8")
+    config.write_text(
+        "match: m\nplayers:\n  - {name: p, python: 'first_policy:first'}\n  - {name: g, builtin: greedy}\n",
+        encoding="utf-8",
+    )
+    done = CliRunner().invoke(app, ["check-config", str(config)])
+    assert done.exit_code == 0, done.output
+    assert "players: p (python first_policy:first), g (builtin greedy)" in done.output

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from golfref.game.rules import (
+    HOUSE_OPTIONS,
     OPTION_NAMES,
     PRESETS,
     Cancel,
@@ -115,7 +116,27 @@ def test_presets_are_exactly_the_four() -> None:
 
 
 def test_to_dict_keys_are_option_names_in_order() -> None:
-    assert list(resolve_rules("knock").to_dict()) == ["preset", "players", *OPTION_NAMES]
+    # The house options are written only when set: a rule set without them reads as before.
+    plain = [name for name in OPTION_NAMES if name not in HOUSE_OPTIONS]
+    assert list(resolve_rules("knock").to_dict()) == ["preset", "players", *plain]
+    every = {
+        "jokers": -2,
+        "card_values": {"K": -2},
+        "suit_values": {"JH": 0},
+        "joker_count": 1,
+        "joker_pair": -4,
+        "negative_pairs": "keep",
+        "two_column_bonus": -20,
+        "jack_columns_bonus": -20,
+        "exact_score": [21, 0],
+        "closer_penalty": 10,
+        "closer_bonus": -5,
+        "low_score_bonus": -3,
+        "tie_penalty": 5,
+        "flip_instead_of_draw": True,
+        "flip_out": 2,
+    }
+    assert list(resolve_rules("knock", every).to_dict()) == ["preset", "players", *OPTION_NAMES]
 
 
 def test_rules_typed_values() -> None:

@@ -119,7 +119,7 @@ def check_config(
             check_secrets(t)
         except TournamentError as e:
             fail(str(e))
-        kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in t.players)
+        kinds = ", ".join(f"{p.name} ({p.kind})" for p in t.players)
         out(
             f"{config}: ok: tournament {t.name}: {t.format.value}, tables of {t.table}, {t.deal_sets} deal sets; "
             f"{t.rules.preset}, {t.rules.layout}, {t.rules.holes} holes; players: {kinds}"
@@ -139,7 +139,7 @@ def check_config(
     problem = match_seed_problem(cfg)
     if problem is not None:
         fail(problem)
-    kinds = ", ".join(f"{p.name} ({'builtin ' + p.builtin if p.builtin else 'bot'})" for p in cfg.players)
+    kinds = ", ".join(f"{p.name} ({p.kind})" for p in cfg.players)
     out(sanitize(f"{config}: ok: {cfg.rules.preset}, {cfg.rules.layout}, {cfg.rules.holes} holes; players: {kinds}"))
 
 

@@ -44,7 +44,10 @@ def score(
     ranks = [card.rank for row in cards for card in row]
     if rules.jokers is None and Rank.JOKER in ranks:
         fail("the grid has a joker (X) but jokers are off under this preset; add --set jokers=-2")
-    result = score_grid(ranks, rules)
+    suits = [card.suit for row in cards for card in row]
+    if rules.suit_values and None in suits:
+        fail("suit_values gives some cards a value by suit: write every card of the grid with its suit (JH, 7S)")
+    result = score_grid(ranks, rules, suits)
     if as_json:
         out(json.dumps(score_json(cards, result, preset)))
         return

@@ -135,6 +135,16 @@ class PlayerSpec:
         """Whether the seat is played by a bot the referee asks over the protocol (a program or a Python policy)."""
         return self.command is not None or self.python is not None
 
+    @property
+    def kind(self) -> str:
+        """What plays the seat, in a few words: ``bot`` (a program, a ``process: true`` policy too), ``builtin
+        greedy``, ``python mypolicy:Policy`` (a policy in the referee's process)."""
+        if self.builtin is not None:
+            return f"builtin {self.builtin}"
+        if self.python is not None:
+            return f"python {self.python}"
+        return "bot"
+
     def to_json(self) -> dict[str, Any]:
         """The player as recorded in a log."""
         data: dict[str, Any] = {"name": self.name}

@@ -198,10 +198,12 @@ def parse_grid(text: str) -> tuple[tuple[Card, ...], ...]:
 
 
 @lru_cache(maxsize=64)
-def deck_set(decks: int, jokers: bool) -> tuple[Card, ...]:
+def deck_set(decks: int, jokers: bool, joker_count: int | None = None) -> tuple[Card, ...]:
     """All physical cards of `decks` decks (2 jokers each when `jokers`), in canonical order.
 
     A card's index in this tuple is its id in the engine; a deal is a permutation of ids.
+    With `joker_count`, the shoe holds that many jokers in all instead, after every plain
+    card: red, black, red ... of deck 1, 1, 2, 2 ...
     """
     if not 1 <= decks <= 4:
         raise CardError(f"decks must be 1 to 4, got {decks}")
@@ -210,7 +212,12 @@ def deck_set(decks: int, jokers: bool) -> tuple[Card, ...]:
         for suit in PLAIN_SUITS:
             for rank in PLAIN_RANKS:
                 cards.append(Card(rank, suit, d))
-        if jokers:
+        if jokers and joker_count is None:
             cards.append(Card(Rank.JOKER, Suit.RED, d))
             cards.append(Card(Rank.JOKER, Suit.BLACK, d))
+    if jokers and joker_count is not None:
+        if not 1 <= joker_count <= 2 * 4:
+            raise CardError(f"joker_count must be 1 to 8, got {joker_count}")
+        for i in range(joker_count):
+            cards.append(Card(Rank.JOKER, Suit.BLACK if i % 2 else Suit.RED, i // 2 + 1))
     return tuple(cards)

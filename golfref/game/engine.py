@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from .cards import Card, Rank, deck_set
 from .fast import new_tuple
 from .rules import FlipAfterThrow, KnockPenalty, Reveal, RevealChoice, Rules
-from .scoring import GridScore, score_grid
+from .scoring import GridScore, adjust_hole, exact_scored, score_grid
 
 __all__ = [
     "Decision",
@@ -92,11 +92,13 @@ class ActionKind(enum.Enum):
     POWER = "power"
     """Throw the drawn J, Q or K away to use its power (D11)."""
     FLIP = "flip"
-    """Turn own face-down slot `slot` face up (D5)."""
+    """Turn own face-down slot `slot` face up: after a throw (D5), or instead of drawing (`flip_instead_of_draw`)."""
     PASS = "pass"
-    """Do not flip (only with `flip_after_throw: may`)."""
+    """Do not flip (only with `flip_after_throw: may` or `endgame`)."""
     TARGET = "target"
     """Target card `slot` of seat `seat` with a card power."""
+    FLIP_OUT = "flip_out"
+    """Instead of drawing, turn every own face-down card up (only with `flip_out`, and 1 to N of them left)."""
 
 
 _K_REVEAL = ActionKind.REVEAL
@@ -109,6 +111,7 @@ _K_POWER = ActionKind.POWER
 _K_FLIP = ActionKind.FLIP
 _K_PASS = ActionKind.PASS
 _K_TARGET = ActionKind.TARGET
+_K_FLIP_OUT = ActionKind.FLIP_OUT
 _D_REVEAL = Decision.REVEAL
 _D_DRAW = Decision.DRAW
 _D_PLACE = Decision.PLACE
@@ -181,6 +184,7 @@ KNOCK = _PLAIN[_K_KNOCK]
 THROW = _PLAIN[_K_THROW]
 POWER = _PLAIN[_K_POWER]
 PASS = _PLAIN[_K_PASS]
+FLIP_OUT = _PLAIN[_K_FLIP_OUT]
 
 
 def _interned(kind: ActionKind, slot: int) -> Action:
@@ -385,9 +389,9 @@ TableEvent = (
 
 
 @lru_cache(maxsize=64)
-def _deck_ranks(decks: int, jokers: bool) -> tuple[Rank, ...]:
-    """The rank of each card of `deck_set(decks, jokers)`, by card id."""
-    return tuple([c.rank for c in deck_set(decks, jokers)])
+def _deck_ranks(decks: int, jokers: bool, joker_count: int | None = None) -> tuple[Rank, ...]:
+    """The rank of each card of `deck_set(decks, jokers, joker_count)`, by card id."""
+    return tuple([c.rank for c in deck_set(decks, jokers, joker_count)])
 
 
 class Game:
@@ -397,9 +401,9 @@ class Game:
         self.rules = rules
         self.players = rules.players
         self.slots = rules.cards
-        self.cards: tuple[Card, ...] = deck_set(rules.decks, rules.jokers is not None)
+        self.cards: tuple[Card, ...] = deck_set(rules.decks, rules.jokers is not None, rules.joker_count)
         # Every hole clones the game (`last_table`), and a clone is made by this __init__.
-        self.ranks: tuple[Rank, ...] = _deck_ranks(rules.decks, rules.jokers is not None)
+        self.ranks: tuple[Rank, ...] = _deck_ranks(rules.decks, rules.jokers is not None, rules.joker_count)
         self.all_seats = (1 << self.players) - 1
         # The options read at every turn, kept on the game: one attribute look-up, not two
         # (and a native one when mypyc compiles the engine but not the rules).
@@ -407,6 +411,8 @@ class Game:
         self._card_powers = rules.card_powers
         self._swap_face_up = rules.swap_face_up
         self._flip_after_throw = rules.flip_after_throw
+        # The options that add to a turn's first decision; False for every preset's own rules.
+        self._draw_extras = rules.flip_instead_of_draw or rules.flip_out is not None
         self._turn_limit = rules.turn_limit
         self.history: list[Event] = []
         self.results: list[HoleResult] = []
@@ -567,9 +573,10 @@ class Game:
         up = self.up
         grid = self.grids[seat]
         if decision is _D_DRAW:
-            if self._knocking and self.closer is None and self.knocker is None:
-                return _DRAW_KNOCK
-            return _DRAW
+            draws = _DRAW_KNOCK if self._knocking and self.closer is None and self.knocker is None else _DRAW
+            if self._draw_extras:
+                return draws + self._draw_extra_actions(seat)
+            return draws
         if decision is _D_PLACE:
             n = self.slots
             if not self.drawn_from_stock:
@@ -579,7 +586,7 @@ class Game:
             return _SWAP_THROW[n]
         if decision is _D_FLIP:
             flips = tuple(_FLIPS[i] for i, c in enumerate(grid) if not up[c])
-            if self._flip_after_throw is FlipAfterThrow.MAY:
+            if self._flip_after_throw is FlipAfterThrow.MAY or self._flip_after_throw is FlipAfterThrow.ENDGAME:
                 return flips + _PASS_ONLY
             return flips
         if decision is _D_REVEAL:
@@ -588,6 +595,23 @@ class Game:
         if decision is _D_TARGET:
             return tuple(_TARGETS[s][i] for s, i in self._targets(seat))
         raise AssertionError(decision)
+
+    def _draw_extra_actions(self, seat: int) -> tuple[Action, ...]:
+        """What `flip_instead_of_draw` and `flip_out` add to a turn's first decision."""
+        up = self.up
+        down = [i for i, c in enumerate(self.grids[seat]) if not up[c]]
+        extra: tuple[Action, ...] = ()
+        if self.rules.flip_instead_of_draw:
+            extra = tuple(_FLIPS[i] for i in down)
+        limit = self.rules.flip_out
+        if limit is not None and 1 <= len(down) <= limit:
+            extra += (FLIP_OUT,)
+        return extra
+
+    def endgame_flip_offered(self) -> bool:
+        """Whether `flip_after_throw: endgame` offers its flip now: some player has at most one face-down card."""
+        up = self.up
+        return any(sum(1 for c in g if not up[c]) <= 1 for g in self.grids)
 
     def _power_usable(self, seat: int) -> bool:
         if not self._card_powers:
@@ -650,7 +674,12 @@ class Game:
             self._to_discard(card)
             self.drawn = -1
             self.events.append(new_tuple(ThrowEvent, (seat, card)))
-            if self._flip_after_throw is not FlipAfterThrow.NONE and not self.grid_full(seat):
+            flip = self._flip_after_throw
+            if (
+                flip is not FlipAfterThrow.NONE
+                and not self.grid_full(seat)
+                and (flip is not FlipAfterThrow.ENDGAME or self.endgame_flip_offered())
+            ):
                 self.decision = _D_FLIP
             else:
                 self._end_turn(seat)
@@ -663,6 +692,15 @@ class Game:
             self.events.append(new_tuple(FlipEvent, (seat, slot, card)))
             self._end_turn(seat)
         elif kind is _K_PASS:
+            self._end_turn(seat)
+        elif kind is _K_FLIP_OUT:
+            up = self.up
+            for i, card in enumerate(self.grids[seat]):
+                if not up[card]:
+                    up[card] = True
+                    self.known[card] = self.all_seats
+                    self.events.append(new_tuple(FlipEvent, (seat, i, card)))
+            self._touch(seat)
             self._end_turn(seat)
         elif kind is _K_REVEAL:
             assert slot is not None
@@ -796,8 +834,16 @@ class Game:
             for c in g:
                 self.up[c] = True
         self._touch_all()
-        grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
+        if rules.suit_values:
+            cards = self.cards
+            grid_scores = tuple(
+                score_grid([ranks[c] for c in g], rules, [cards[c].suit for c in g]) for g in self.grids
+            )
+        else:
+            grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
         raw = [gs.total for gs in grid_scores]
+        if rules.exact_score is not None:
+            raw = [exact_scored(total, rules) for total in raw]
         penalties = [0] * self.players
         ender: int | None = None
         if end is HoleEnd.KNOCKED:
@@ -814,6 +860,10 @@ class Game:
                 else:
                     penalties[k] = penalty
         scores = [raw[s] + penalties[s] for s in range(self.players)]
+        first = self.closer if self.closer is not None else self.knocker
+        scores = adjust_hole(scores, rules, first)
+        # The log's `penalties` are every adjustment to the grid scores, so scores = grid + penalty.
+        penalties = [scores[s] - grid_scores[s].total for s in range(self.players)]
         for s in range(self.players):
             self.totals[s] += scores[s]
         self.results.append(

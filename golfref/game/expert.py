@@ -62,7 +62,7 @@ class Rollout:
 
     def __init__(self, rules: Rules) -> None:
         values = rank_values(rules)
-        cards = deck_set(rules.decks, rules.jokers is not None)
+        cards = deck_set(rules.decks, rules.jokers is not None, rules.joker_count)
         self.value = [float(values[c.rank]) for c in cards]
         # Ranks as small ints (unknown cards get negative ones that match nothing): comparisons
         # of ints, not of enum members, in the hot loop.
@@ -170,22 +170,24 @@ class Rollout:
         """The playout's action for `seat` to move in `game`."""
         decision = game.decision
         if decision is _D_DRAW:
-            if len(legal) == 3:  # stock, discard, knock: knocking is allowed now
+            kinds = {a.kind: a for a in legal}
+            knock = kinds.get(_K_KNOCK)
+            if knock is not None:
                 bit = 1 << seat
                 ranks, points = self.seen(game, game.grids[seat], bit)
                 if min(ranks) >= 0:
                     # A rival's unknown card at knock time is mostly one it chose to keep (KEPT), as `good` has it.
                     rivals = min(self.estimate(game, g, bit, KEPT) for s, g in enumerate(game.grids) if s != seat)
                     if self.total(ranks, points) < rivals - KNOCK_MARGIN:
-                        return legal[2]
+                        return knock
             if game.discard and self._best_swap(game, seat, game.discard[-1])[1] > DRAW_MARGIN:
-                return legal[1]
-            return legal[0]
+                return kinds[_K_DISCARD]
+            return kinds[_K_STOCK]
         if decision is _D_PLACE:
             slot, gain = self._best_swap(game, seat, game.drawn)
             if not game.drawn_from_stock or gain > 0.0:
                 return legal[slot]  # the swaps come first, in slot order
-            return legal[len(game.grids[seat])]  # the throw, after the swaps
+            return next(a for a in legal if a.kind is _K_THROW)
         if decision is _D_FLIP:
             if legal[-1].kind is _K_PASS and len(legal) == 2:
                 return legal[-1]  # the last face-down card: flipping it would close the hole blind
@@ -215,7 +217,7 @@ class ExpertPolicy:
         self.seed = seed
         self.rollout = Rollout(rules)
         self.fallback = GoodPolicy(rules)
-        self.ids = {c: i for i, c in enumerate(deck_set(rules.decks, rules.jokers is not None))}
+        self.ids = {c: i for i, c in enumerate(deck_set(rules.decks, rules.jokers is not None, rules.joker_count))}
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
         """The action with the lowest mean outcome over `iterations` sampled states."""

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
 from .engine import HoleEnd, HoleResult
-from .rules import Cancel, KnockPenalty, Lines, PairScope, Reveal, RevealChoice, Rules
+from .rules import Cancel, KnockPenalty, Lines, NegativePairs, PairScope, Reveal, RevealChoice, Rules
 
 __all__ = ["BRIEF", "SENTENCE", "Narrator", "Phrase", "Piece", "Role", "reshuffle_text", "rules_summary"]
 
@@ -167,6 +167,8 @@ class Narrator:
         for s, gs in enumerate(result.grid_scores):
             what = [str(line) for line in gs.cancelled]
             what += [f"block at slot {b} ({self.rules.block_bonus})" for b in gs.blocks]
+            if gs.bonus:
+                what.append(f"column bonus {gs.bonus:+d}")
             if what:
                 notes.append(f"{self.names[s]}: {', '.join(what)}")
         return notes
@@ -273,7 +275,7 @@ is a step of its own (`reshuffle_text`)."""
 
 
 def rules_summary(r: Rules) -> list[list[str]]:
-    """The rules in words, in three groups: the table, the play, the scoring."""
+    """The rules in words, in three groups (the table, the play, the scoring), and a fourth of the house options set."""
     decks = f"{r.decks} deck{'s' if r.decks != 1 else ''}"
     first = [
         f"{r.preset}",
@@ -288,7 +290,9 @@ def rules_summary(r: Rules) -> list[list[str]]:
     second = [
         f"reveal {reveal}",
         f"swaps face {'up' if r.swap_face_up else 'down'}",
-        {"none": "no flip", "may": "may flip", "must": "must flip"}[r.flip_after_throw.value] + " after a throw",
+        {"none": "no flip", "may": "may flip", "must": "must flip", "endgame": "may flip near the end"}[
+            r.flip_after_throw.value
+        ] + " after a throw",
     ]
     if r.knocking:
         penalty = "double" if r.knock_penalty is KnockPenalty.DOUBLE else f"+{r.knock_penalty}"
@@ -308,4 +312,36 @@ def rules_summary(r: Rules) -> list[list[str]]:
     if r.block_bonus is not None:
         third.append(f"blocks {r.block_bonus}")
     third.append("card powers" if r.card_powers else "no card powers")
-    return [first, second, third]
+    house = house_summary(r)
+    return [first, second, third, house] if house else [first, second, third]
+
+
+def house_summary(r: Rules) -> list[str]:
+    """The house options that are set, in words (empty when none is)."""
+    out = [f"{rank.label} {v:+d}" for rank, v in r.card_values]
+    out += [f"{rank.label}{suit.symbol} {v:+d}" for rank, suit, v in r.suit_values]
+    if r.joker_count is not None:
+        out.append(f"{r.joker_count} joker{'s' if r.joker_count > 1 else ''} in the shoe")
+    if r.joker_pair is not None:
+        out.append(f"a pair of jokers {r.joker_pair:+d}")
+    if r.negative_pairs is NegativePairs.KEEP:
+        out.append("negative pairs keep their value")
+    if r.two_column_bonus is not None:
+        out.append(f"a rank cancelled in two columns {r.two_column_bonus:+d}")
+    if r.jack_columns_bonus is not None:
+        out.append(f"jacks cancelled in two columns {r.jack_columns_bonus:+d}")
+    if r.exact_score is not None:
+        out.append(f"a hole score of exactly {r.exact_score[0]} becomes {r.exact_score[1]}")
+    if r.closer_penalty is not None:
+        out.append(f"who ends the hole first {r.closer_penalty:+d} unless lowest")
+    if r.closer_bonus is not None:
+        out.append(f"who ends the hole first {r.closer_bonus:+d}")
+    if r.low_score_bonus is not None:
+        out.append(f"lowest score {r.low_score_bonus:+d}")
+    if r.tie_penalty is not None:
+        out.append(f"tied scores {r.tie_penalty:+d}")
+    if r.flip_instead_of_draw:
+        out.append("a turn may flip a card instead of drawing")
+    if r.flip_out is not None:
+        out.append(f"with 1 to {r.flip_out} cards face down, flip them all to go out")
+    return out

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from .cards import PLAIN_RANKS, CardError, Rank, Suit, parse_card, parse_rank
+
 __all__ = [
     "CourtValues",
     "KnockPenalty",
@@ -22,6 +24,8 @@ __all__ = [
     "Lines",
     "Cancel",
     "PairScope",
+    "NegativePairs",
+    "HOUSE_OPTIONS",
     "Rules",
     "RulesError",
     "PRESETS",
@@ -79,6 +83,8 @@ class FlipAfterThrow(enum.Enum):
     """The player may turn one own face-down card face up."""
     MUST = "must"
     """The player must turn one own face-down card face up, if any is left."""
+    ENDGAME = "endgame"
+    """As `may`, but offered only while some player has at most one face-down card."""
 
 
 class Lines(enum.Enum):
@@ -112,6 +118,15 @@ class PairScope(enum.Enum):
     """Anywhere in the grid."""
 
 
+class NegativePairs(enum.Enum):
+    """What a cancelled line of negative cards scores."""
+
+    CANCEL = "cancel"
+    """0, as every cancelled line (the core rule)."""
+    KEEP = "keep"
+    """The sum of its cards' values: a line in which any card is negative keeps its value."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A fully resolved rule set: every option has its final value."""
@@ -139,6 +154,35 @@ class Rules:
     card_powers: bool
     holes: int
     turn_limit: int
+    # The house options (docs/RULES.md, "House options"): each has a neutral value that
+    # leaves the rules as they were, and is written in the log only when it differs from it.
+    card_values: tuple[tuple[Rank, int], ...] = ()
+    """Points of a rank that override the table of `twos`, `court_values` and `jokers`, in rank order."""
+    suit_values: tuple[tuple[Rank, Suit, int], ...] = ()
+    """Points of one rank of one suit (e.g. the one-eyed jacks), overriding `card_values`."""
+    joker_count: int | None = None
+    """Jokers in the whole shoe; None: two per deck."""
+    joker_pair: int | None = None
+    """What a cancelled line (or pair group) of jokers scores in total, instead of 0."""
+    negative_pairs: NegativePairs = NegativePairs.CANCEL
+    two_column_bonus: int | None = None
+    """Added once for each rank that cancels in two or more columns (four of a kind)."""
+    jack_columns_bonus: int | None = None
+    """Added once when jacks cancel in two or more columns; stacks with `two_column_bonus`."""
+    exact_score: tuple[int, int] | None = None
+    """(N, M): a hole score of exactly N becomes M."""
+    closer_penalty: int | None = None
+    """Added to whoever ended the hole first (closed or knocked) unless its score is the lowest (a tie is lowest)."""
+    closer_bonus: int | None = None
+    """Added to whoever ended the hole first (closed or knocked)."""
+    low_score_bonus: int | None = None
+    """Added to the lowest hole score(s)."""
+    tie_penalty: int | None = None
+    """Added, last, to every hole score that equals another player's."""
+    flip_instead_of_draw: bool = False
+    """A turn may be spent turning one own face-down card up instead of drawing."""
+    flip_out: int | None = None
+    """N: with 1 to N own face-down cards, a player may turn them all up instead of drawing (going out)."""
 
     @property
     def cards(self) -> int:
@@ -160,11 +204,47 @@ class Rules:
         """Points of a queen."""
         return 12 if self.court_values is CourtValues.ELEVEN_TWELVE else 10
 
+    def card_table(self) -> dict[Rank, int]:
+        """Points of each rank (jokers only when they are on): the one table every scorer reads."""
+        values: dict[Rank, int] = {rank: int(rank.value) for rank in PLAIN_RANKS if rank.value.isdigit()}
+        values.update({Rank.ACE: 1, Rank.TWO: self.twos, Rank.TEN: 10, Rank.KING: 0})
+        values.update({Rank.JACK: self.jack_value, Rank.QUEEN: self.queen_value})
+        if self.jokers is not None:
+            values[Rank.JOKER] = self.jokers
+        values.update(self.card_values)
+        return {rank: values[rank] for rank in Rank if rank in values}
+
+    def house_dict(self) -> dict[str, Any]:
+        """The house options that differ from their neutral value, as plain data (the log's form)."""
+        out: dict[str, Any] = {}
+        if self.card_values:
+            out["card_values"] = {rank.value: v for rank, v in self.card_values}
+        if self.suit_values:
+            out["suit_values"] = {rank.value + suit.value: v for rank, suit, v in self.suit_values}
+        for name in ("joker_count", "joker_pair"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.negative_pairs is not NegativePairs.CANCEL:
+            out["negative_pairs"] = self.negative_pairs.value
+        for name in ("two_column_bonus", "jack_columns_bonus"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.exact_score is not None:
+            out["exact_score"] = list(self.exact_score)
+        for name in ("closer_penalty", "closer_bonus", "low_score_bonus", "tie_penalty"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.flip_instead_of_draw:
+            out["flip_instead_of_draw"] = True
+        if self.flip_out is not None:
+            out["flip_out"] = self.flip_out
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """The rules as plain data, with the option names a match config uses."""
         out: dict[str, Any] = {"preset": self.preset, "players": self.players, "layout": self.layout}
         for f in fields(self):
-            if f.name in ("preset", "players", "rows", "cols"):
+            if f.name in ("preset", "players", "rows", "cols") or f.name in HOUSE_OPTIONS:
                 continue
             value = getattr(self, f.name)
             if f.name == "swap_face_up":
@@ -173,7 +253,28 @@ class Rules:
             if f.name in ("jokers", "block_bonus") and value is None:
                 value = "off"
             out[f.name] = value.value if isinstance(value, enum.Enum) else value
+        out.update(self.house_dict())
         return out
+
+
+# The house options, in the order `golfref rules` and the log write them; each is off
+# (neutral) unless asked for, so a rule set without them reads and writes as before.
+HOUSE_OPTIONS: tuple[str, ...] = (
+    "card_values",
+    "suit_values",
+    "joker_count",
+    "joker_pair",
+    "negative_pairs",
+    "two_column_bonus",
+    "jack_columns_bonus",
+    "exact_score",
+    "closer_penalty",
+    "closer_bonus",
+    "low_score_bonus",
+    "tie_penalty",
+    "flip_instead_of_draw",
+    "flip_out",
+)
 
 
 # Option names as a config writes them, in the order `golfref rules` prints them.
@@ -197,6 +298,7 @@ OPTION_NAMES: tuple[str, ...] = (
     "card_powers",
     "holes",
     "turn_limit",
+    *HOUSE_OPTIONS,
 )
 
 # The defaults every preset shares; each preset below names only where it differs.
@@ -222,6 +324,20 @@ _BASE_DEFAULTS: dict[str, Any] = {
     "card_powers": False,
     "holes": 9,
     "turn_limit": 100,
+    "card_values": {},
+    "suit_values": {},
+    "joker_count": "per_deck",
+    "joker_pair": "off",
+    "negative_pairs": "cancel",
+    "two_column_bonus": "off",
+    "jack_columns_bonus": "off",
+    "exact_score": "off",
+    "closer_penalty": "off",
+    "closer_bonus": "off",
+    "low_score_bonus": "off",
+    "tie_penalty": "off",
+    "flip_instead_of_draw": False,
+    "flip_out": "off",
 }
 
 _PRESET_DIFFERENCES: dict[str, dict[str, Any]] = {
@@ -384,9 +500,91 @@ def _auto_decks(preset: str, players: int, rows: int, cols: int) -> int:
     return 1 if players <= 4 else 2
 
 
-def deal_fits(players: int, cards: int, decks: int, jokers: bool) -> bool:
+def shoe_jokers(decks: int, jokers: bool, joker_count: int | None = None) -> int:
+    """Jokers in the shoe: none when they are off, else `joker_count`, or two per deck when that is None."""
+    if not jokers:
+        return 0
+    return 2 * decks if joker_count is None else joker_count
+
+
+def deal_fits(players: int, cards: int, decks: int, jokers: bool, joker_count: int | None = None) -> bool:
     """Whether grids, one discard and at least one stock card fit in the decks (D12)."""
-    return players * cards + 2 <= decks * (52 + (2 if jokers else 0))
+    return players * cards + 2 <= decks * 52 + shoe_jokers(decks, jokers, joker_count)
+
+
+def _points(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise RulesError(f"{name}: expected a whole number from -100 to 100, got {shown(value)}")
+    return _int_in(name, value, -100, 100)
+
+
+def _value_pairs(name: str, value: Any) -> list[tuple[str, Any]]:
+    """A mapping option given as a mapping, or as text `K:-2,10:1` (what `--set` passes)."""
+    if isinstance(value, Mapping):
+        return [(str(k), v) for k, v in value.items()]
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("", "off", "none"):
+            return []
+        pairs = []
+        for item in text.replace(" ", ",").split(","):
+            if not item:
+                continue
+            key, sep, number = item.partition(":") if ":" in item else item.partition("=")
+            if not sep:
+                raise RulesError(f"{name}: expected CARD:POINTS items such as K:-2,10:1; got {shown(item)}")
+            pairs.append((key, number))
+        return pairs
+    raise RulesError(f"{name}: expected a mapping such as {{K: -2}} or text K:-2,10:1; got {shown(value)}")
+
+
+def _card_values(value: Any, jokers: bool) -> tuple[tuple[Rank, int], ...]:
+    table: dict[Rank, int] = {}
+    for key, number in _value_pairs("card_values", value):
+        try:
+            rank = parse_rank(key)
+        except CardError as e:
+            raise RulesError(f"card_values: {e}") from None
+        if rank is Rank.JOKER and not jokers:
+            raise RulesError("card_values: a joker's value needs jokers on (options card_values and jokers)")
+        table[rank] = _points(f"card_values.{key}", number)
+    return tuple((rank, table[rank]) for rank in Rank if rank in table)
+
+
+def _suit_values(value: Any) -> tuple[tuple[Rank, Suit, int], ...]:
+    table: dict[tuple[Rank, Suit], int] = {}
+    for key, number in _value_pairs("suit_values", value):
+        try:
+            card = parse_card(key)
+        except CardError as e:
+            raise RulesError(f"suit_values: {e}") from None
+        if card.suit is None or card.rank is Rank.JOKER or card.deck != 1:
+            raise RulesError(f"suit_values: expected a rank and a suit S H D C such as JH, got {shown(key)}")
+        table[(card.rank, card.suit)] = _points(f"suit_values.{key}", number)
+    order = {suit: i for i, suit in enumerate(Suit)}
+    ranks = list(Rank)
+    keys = sorted(table, key=lambda k: (ranks.index(k[0]), order[k[1]]))
+    return tuple((rank, suit, table[(rank, suit)]) for rank, suit in keys)
+
+
+def _exact_score(value: Any) -> tuple[int, int] | None:
+    if value is None or value is False or (isinstance(value, str) and value.strip().lower() == "off"):
+        return None
+    parts: Any = value
+    if isinstance(value, str):
+        parts = value.replace("->", "=").replace(":", "=").split("=")
+    if isinstance(parts, (list, tuple)) and len(parts) == 2:
+        return (_int_in("exact_score", parts[0], -200, 200), _int_in("exact_score", parts[1], -200, 200))
+    raise RulesError(f"exact_score: expected off or [SCORE, BECOMES] such as [21, 0] (or 21=0), got {shown(value)}")
+
+
+def _joker_count(value: Any, jokers: bool) -> int | None:
+    if isinstance(value, str) and value.strip().lower() == "per_deck":
+        return None
+    count = _int_in("joker_count", value, 1, 8, "or per_deck")
+    if not jokers:
+        raise RulesError("joker_count: applies only with jokers on (options joker_count and jokers)")
+    return count
 
 
 def resolve_rules(
@@ -417,7 +615,7 @@ def resolve_rules(
     def pick(name: str) -> Any:
         if name not in given:
             return base[name]
-        if given[name] is None and name not in ("jokers", "block_bonus"):
+        if given[name] is None and name not in ("jokers", "block_bonus", *HOUSE_OPTIONS):
             # None marks a layout-dependent default inside PRESETS; a config cannot ask for it.
             raise RulesError(f"{name}: needs a value (got an empty value)")
         return given[name]
@@ -499,17 +697,36 @@ def resolve_rules(
     turn_limit = _int_in("turn_limit", pick("turn_limit"), 1, 10_000)
 
     has_jokers = jokers is not None
+    card_values = _card_values(pick("card_values") or {}, has_jokers)
+    suit_values = _suit_values(pick("suit_values") or {})
+    joker_count = _joker_count(pick("joker_count") or "per_deck", has_jokers)
+    joker_pair = _off_or_int("joker_pair", pick("joker_pair"), -4)
+    if joker_pair is not None and not has_jokers:
+        raise RulesError("joker_pair: applies only with jokers on (options joker_pair and jokers)")
+    negative_pairs = _enum("negative_pairs", NegativePairs, pick("negative_pairs") or "cancel")
+    two_column_bonus = _off_or_int("two_column_bonus", pick("two_column_bonus"), -20)
+    jack_columns_bonus = _off_or_int("jack_columns_bonus", pick("jack_columns_bonus"), -20)
+    exact_score = _exact_score(pick("exact_score"))
+    closer_penalty = _off_or_int("closer_penalty", pick("closer_penalty"), 10)
+    closer_bonus = _off_or_int("closer_bonus", pick("closer_bonus"), -5)
+    low_score_bonus = _off_or_int("low_score_bonus", pick("low_score_bonus"), -3)
+    tie_penalty = _off_or_int("tie_penalty", pick("tie_penalty"), 5)
+    flip_instead_of_draw = _bool("flip_instead_of_draw", pick("flip_instead_of_draw") or False)
+    flip_out = _off_or_int("flip_out", pick("flip_out"), 2, 1, 16)
+    if flip_out is not None and flip_out > cards:
+        raise RulesError(f"flip_out: {flip_out} is more than the {cards} cards of layout {rows}x{cols}")
+
     decks_value = pick("decks")
     if isinstance(decks_value, str) and decks_value.lower() == "auto":
         decks = _auto_decks(preset, players, rows, cols)
         # Where the preset's rule leaves a deal that cannot fit (layouts its text never
         # names), take the fewest decks that do fit.
-        while not deal_fits(players, cards, decks, has_jokers) and decks < 4:
+        while not deal_fits(players, cards, decks, has_jokers, joker_count) and decks < 4:
             decks += 1
     else:
         decks = _int_in("decks", decks_value, 1, 4)
-    if not deal_fits(players, cards, decks, has_jokers):
-        total = decks * (52 + (2 if has_jokers else 0))
+    if not deal_fits(players, cards, decks, has_jokers, joker_count):
+        total = decks * 52 + shoe_jokers(decks, has_jokers, joker_count)
         raise RulesError(
             f"the deal does not fit: {players} players x {cards} cards + 1 discard + 1 stock card "
             f"needs {players * cards + 2} cards, but {decks} deck(s) hold {total} "
@@ -539,6 +756,20 @@ def resolve_rules(
         card_powers=card_powers,
         holes=holes,
         turn_limit=turn_limit,
+        card_values=card_values,
+        suit_values=suit_values,
+        joker_count=joker_count,
+        joker_pair=joker_pair,
+        negative_pairs=negative_pairs,
+        two_column_bonus=two_column_bonus,
+        jack_columns_bonus=jack_columns_bonus,
+        exact_score=exact_score,
+        closer_penalty=closer_penalty,
+        closer_bonus=closer_bonus,
+        low_score_bonus=low_score_bonus,
+        tie_penalty=tie_penalty,
+        flip_instead_of_draw=flip_instead_of_draw,
+        flip_out=flip_out,
     )
 
 

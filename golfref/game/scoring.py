@@ -6,10 +6,20 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Rank
-from .rules import Cancel, KnockPenalty, Lines, PairScope, Rules
+from .cards import Rank, Suit
+from .rules import Cancel, KnockPenalty, Lines, NegativePairs, PairScope, Rules
 
-__all__ = ["Line", "GridScore", "block_slots", "card_value", "forfeit_score", "score_grid", "rank_values"]
+__all__ = [
+    "Line",
+    "GridScore",
+    "adjust_hole",
+    "block_slots",
+    "card_value",
+    "exact_scored",
+    "forfeit_score",
+    "score_grid",
+    "rank_values",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +52,8 @@ class GridScore:
     """The lines (or pair groups) that cancelled, in scan order."""
     blocks: tuple[int, ...]
     """Top-left slot of each 2x2 block found (D10)."""
+    bonus: int = 0
+    """What `two_column_bonus` and `jack_columns_bonus` add to the cards' points (in `total`)."""
 
 
 def rank_values(rules: Rules) -> dict[Rank, int]:
@@ -64,16 +76,26 @@ def forfeit_score(rules: Rules) -> int:
     penalty where knocking is on (with `double`, the grid's bound twice): so that no score a
     bot's own play could reach is worse than what its fault is charged.
     """
-    slot = max(_plan(rules).values.values())
+    slot = max([*_plan(rules).values.values(), *(v for _, _, v in rules.suit_values)])
     if rules.block_bonus is not None:
         slot = max(slot, -(-rules.block_bonus // 4))  # a block slot scores at most its share rounded up (D10)
+    if rules.joker_pair is not None:
+        slot = max(slot, rules.joker_pair)
     grid = rules.cards * slot
+    # A bonus can be set positive: then it is a penalty, counted at most once per rank.
+    for bonus, times in ((rules.two_column_bonus, rules.cols // 2), (rules.jack_columns_bonus, 1)):
+        if bonus is not None and bonus > 0:
+            grid += bonus * times
+    if rules.exact_score is not None:
+        grid = max(grid, rules.exact_score[1])
+    adjust = sum(max(0, v or 0) for v in (rules.closer_penalty, rules.closer_bonus, rules.low_score_bonus))
+    adjust += max(0, rules.tie_penalty or 0)
     if not rules.knocking:
-        return grid
+        return grid + adjust
     penalty = rules.knock_penalty
     if penalty is KnockPenalty.DOUBLE:
-        return 2 * grid
-    return grid + penalty
+        return 2 * grid + adjust
+    return grid + penalty + adjust
 
 
 def _line_groups(rules: Rules, include_rows: bool, include_diagonals: bool) -> list[Line]:
@@ -126,6 +148,10 @@ class _Plan:
     """`values` keyed by the rank's id(): a grid's eight lookups then skip Enum's hashing."""
     groups: tuple[Line, ...]
     """The lines that cancel (`cancel: line`), or the pair groups (`cancel: pairs`)."""
+    suit_values: dict[tuple[int, Suit], int]
+    """`rules.suit_values` keyed by (id of the rank, suit)."""
+    house: bool
+    """Whether a house option changes what a cancelled line scores or adds a bonus."""
 
 
 _PLANS: dict[int, tuple[Rules, _Plan]] = {}
@@ -145,18 +171,7 @@ def _plan(rules: Rules) -> _Plan:
 
 
 def _make_plan(rules: Rules) -> _Plan:
-    values = {
-        Rank.ACE: 1,
-        Rank.TWO: rules.twos,
-        Rank.JACK: rules.jack_value,
-        Rank.QUEEN: rules.queen_value,
-        Rank.KING: 0,
-    }
-    for rank in (Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE):
-        values[rank] = int(rank.value)
-    values[Rank.TEN] = 10
-    if rules.jokers is not None:
-        values[Rank.JOKER] = rules.jokers
+    values = rules.card_table()
     if rules.cancel is Cancel.LINE:
         groups = _line_groups(
             rules,
@@ -167,11 +182,18 @@ def _make_plan(rules: Rules) -> _Plan:
         groups = [Line("grid", 0, tuple(range(rules.cards)))]
     else:
         groups = _line_groups(rules, include_rows=rules.pair_scope is PairScope.ROWS, include_diagonals=False)
-    return _Plan(values, {id(r): v for r, v in values.items()}, tuple(groups))
+    suit_values = {(id(rank), suit): v for rank, suit, v in rules.suit_values}
+    house = bool(
+        rules.joker_pair is not None
+        or rules.negative_pairs is NegativePairs.KEEP
+        or rules.two_column_bonus is not None
+        or rules.jack_columns_bonus is not None
+    )
+    return _Plan(values, {id(r): v for r, v in values.items()}, tuple(groups), suit_values, house)
 
 
-def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
-    """Score a fully revealed grid given as ranks in row-major order."""
+def score_grid(ranks: Sequence[Rank], rules: Rules, suits: Sequence[Suit | None] | None = None) -> GridScore:
+    """Score a fully revealed grid given as ranks in row-major order (and suits, where `suit_values` needs them)."""
     rows, cols = rules.rows, rules.cols
     if len(ranks) != rows * cols:
         raise ValueError(f"a {rows}x{cols} grid has {rows * cols} cards, got {len(ranks)}")
@@ -180,6 +202,12 @@ def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
     plan = _plan(rules)
     by_id = plan.by_id
     points = [by_id[id(r)] for r in ranks]
+    if plan.suit_values:
+        if suits is None or len(suits) != len(ranks):
+            raise ValueError("suit_values gives some cards a value by suit: the grid needs every card's suit")
+        for s, (rank, suit) in enumerate(zip(ranks, suits, strict=True)):
+            if suit is not None:
+                points[s] = plan.suit_values.get((id(rank), suit), points[s])
 
     in_block = [False] * len(ranks)
     blocks: list[int] = []
@@ -210,8 +238,85 @@ def score_grid(ranks: Sequence[Rank], rules: Rules) -> GridScore:
                 for s in hit:
                     zero[s] = True
 
+    if plan.house:
+        return _house_score(ranks, rules, points, in_block, cancelled, tuple(blocks))
     for s in range(len(ranks)):
         # A card in a block scores its share of the block total, never 0 (D10).
         if zero[s] and not in_block[s]:
             points[s] = 0
     return GridScore(sum(points), tuple(points), tuple(cancelled), tuple(blocks))
+
+
+def _house_score(
+    ranks: Sequence[Rank],
+    rules: Rules,
+    points: list[int],
+    in_block: list[bool],
+    cancelled: list[Line],
+    blocks: tuple[int, ...],
+) -> GridScore:
+    """What the cancelled lines score under the house options, and the column bonuses (docs/RULES.md).
+
+    Each cancelled line, in scan order, decides for its cards not yet decided (a card is
+    never counted twice): a line of jokers scores `joker_pair` in total; with
+    `negative_pairs: keep`, a line with a negative card keeps its cards' values; any other
+    scores 0. Then `two_column_bonus` is added once per rank cancelled in two or more
+    columns, and `jack_columns_bonus` once when jacks are.
+    """
+    done = list(in_block)
+    keep = rules.negative_pairs is NegativePairs.KEEP
+    columns_of: Counter[Rank] = Counter()
+    for line in cancelled:
+        fresh = [s for s in line.slots if not done[s]]
+        if line.kind == "column":
+            for rank in {ranks[s] for s in line.slots}:
+                columns_of[rank] += 1
+        if not fresh:
+            continue
+        for s in fresh:
+            done[s] = True
+        if rules.joker_pair is not None and all(ranks[s] is Rank.JOKER for s in line.slots):
+            share, rest = divmod(rules.joker_pair, len(fresh))
+            for i, s in enumerate(fresh):
+                points[s] = share + (1 if i < rest else 0)
+        elif keep and any(points[s] < 0 for s in line.slots):
+            continue
+        else:
+            for s in fresh:
+                points[s] = 0
+    bonus = 0
+    if rules.two_column_bonus is not None:
+        bonus += rules.two_column_bonus * sum(1 for n in columns_of.values() if n >= 2)
+    if rules.jack_columns_bonus is not None and columns_of[Rank.JACK] >= 2:
+        bonus += rules.jack_columns_bonus
+    return GridScore(sum(points) + bonus, tuple(points), tuple(cancelled), blocks, bonus)
+
+
+def exact_scored(total: int, rules: Rules) -> int:
+    """A grid's total after `exact_score` (a hole score of exactly N becomes M): the first end-of-hole step."""
+    if rules.exact_score is not None and total == rules.exact_score[0]:
+        return rules.exact_score[1]
+    return total
+
+
+def adjust_hole(scores: Sequence[int], rules: Rules, first: int | None) -> list[int]:
+    """The hole's scores after the house adjustments that compare players, in their stated order.
+
+    `scores` are the grid totals after `exact_score` and the knock penalty (D4); `first` is
+    the seat that ended the hole first (closed or knocked), if any. In order (docs/RULES.md,
+    "The order of end-of-hole adjustments"): `closer_penalty` unless `first` has the lowest
+    score (a tie is lowest), `closer_bonus` to `first`, `low_score_bonus` to the lowest
+    score(s), and last `tie_penalty` to every score another player's equals.
+    """
+    out = list(scores)
+    if first is not None and rules.closer_penalty is not None and out[first] > min(out):
+        out[first] += rules.closer_penalty
+    if first is not None and rules.closer_bonus is not None:
+        out[first] += rules.closer_bonus
+    if rules.low_score_bonus is not None:
+        low = min(out)
+        out = [v + rules.low_score_bonus if v == low else v for v in out]
+    if rules.tie_penalty is not None:
+        counts = Counter(out)
+        out = [v + rules.tie_penalty if counts[v] > 1 else v for v in out]
+    return out

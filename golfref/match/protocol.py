@@ -1,4 +1,4 @@
-"""Messages between the referee and bots: protocol version 2, one JSON object per line.
+"""Messages between the referee and bots: protocol version 3, one JSON object per line.
 
 Every message type is described in `schemas/protocol.schema.json`. A bot's `ready` and
 `answer` are checked against their definitions there, compiled once by fastjsonschema (a
@@ -18,7 +18,7 @@ import orjson
 from .. import PROTOCOL_VERSION
 from ..config.match import load_schema
 from ..game.engine import HoleResult
-from ..game.rules import KnockPenalty, Rules, rules_from_dict
+from ..game.rules import HOUSE_OPTIONS, KnockPenalty, Rules, rules_from_dict
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -92,6 +92,8 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
     """
     out: dict[str, Any] = {}
     for name, value in rules.to_dict().items():
+        if name in HOUSE_OPTIONS:
+            continue
         if name in ("jokers", "block_bonus"):
             out[name] = getattr(rules, name)
         elif name == "knock_penalty":
@@ -100,18 +102,49 @@ def hello_rules(rules: Rules) -> dict[str, Any]:
             out["knock_double"] = double
         else:
             out[name] = value
+    # The house options, every one present: the whole card table (not only its overrides),
+    # so that a bot reads each rank's points instead of rebuilding them from twos and court_values.
+    out["card_values"] = {rank.value: points for rank, points in rules.card_table().items()}
+    out["suit_values"] = {rank.value + suit.value: points for rank, suit, points in rules.suit_values}
+    out["joker_count"] = rules.joker_count
+    out["joker_pair"] = rules.joker_pair
+    out["negative_pairs"] = rules.negative_pairs.value
+    out["two_column_bonus"] = rules.two_column_bonus
+    out["jack_columns_bonus"] = rules.jack_columns_bonus
+    out["exact_score"] = None if rules.exact_score is None else list(rules.exact_score)
+    for name in ("closer_penalty", "closer_bonus", "low_score_bonus", "tie_penalty"):
+        out[name] = getattr(rules, name)
+    out["flip_instead_of_draw"] = rules.flip_instead_of_draw
+    out["flip_out"] = rules.flip_out
     return out
 
 
 def rules_from_hello(data: dict[str, Any]) -> Rules:
     """The `Rules` of a hello message's rules (the inverse of `hello_rules`); RulesError if they do not resolve."""
-    plain = {k: v for k, v in data.items() if k != "knock_double"}
+    plain = {k: v for k, v in data.items() if k != "knock_double" and k not in HOUSE_OPTIONS}
     for name in ("jokers", "block_bonus"):
         if plain.get(name) is None:
             plain[name] = "off"
     if data.get("knock_double"):
         plain["knock_penalty"] = KnockPenalty.DOUBLE.value
-    return rules_from_dict(plain)
+    base = rules_from_dict(plain)
+    # hello carries every house option, the whole card table included; a config (and
+    # `rules_from_dict`) names only those that differ from the neutral rules.
+    house: dict[str, Any] = {}
+    table = {rank.value: points for rank, points in base.card_table().items()}
+    values = {r: v for r, v in (data.get("card_values") or {}).items() if table.get(r) != v}
+    if values:
+        house["card_values"] = values
+    if data.get("suit_values"):
+        house["suit_values"] = data["suit_values"]
+    for name in HOUSE_OPTIONS:
+        value = data.get(name)
+        if name in ("card_values", "suit_values") or value is None or value is False:
+            continue
+        if name == "negative_pairs" and value == "cancel":
+            continue
+        house[name] = value
+    return rules_from_dict({**base.to_dict(), **house}) if house else base
 
 
 def hello(seat: int, names: Sequence[str], rules: dict[str, Any], time: dict[str, int]) -> str:

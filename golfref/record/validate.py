@@ -518,10 +518,12 @@ class _Checker:
             rules = rules_from_dict(dict(log.rules))
         except ValueError as e:
             raise self.fail("field rules", str(e).removeprefix("rules: ")) from None
-        names = [str(c) for c in deck_set(rules.decks, rules.jokers is not None)]
+        names = [str(c) for c in deck_set(rules.decks, rules.jokers is not None, rules.joker_count)]
         cards = log.cards
         if list(cards) != names:
-            jokers = "2 jokers a deck" if rules.jokers is not None else "no jokers"
+            jokers = "no jokers" if rules.jokers is None else "2 jokers a deck"
+            if rules.jokers is not None and rules.joker_count is not None:
+                jokers = f"{rules.joker_count} joker{'s' if rules.joker_count > 1 else ''} in all"
             declared = f"{rules.decks} deck{'s' if rules.decks > 1 else ''}, {jokers}"
             if len(cards) != len(names):
                 raise self.fail("field cards", f"{len(cards)} cards, but the rules declare {len(names)} ({declared})")

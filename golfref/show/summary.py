@@ -69,6 +69,8 @@ def score_lines(grid: Sequence[Sequence[Card]], result: GridScore, rules: Rules,
     for top_left in result.blocks:
         square = block_slots(top_left, n_cols)
         lines.append(f"block: {' '.join(labels[s] for s in square)} scores {rules.block_bonus}")
+    if result.bonus:
+        lines.append(f"column bonus: {result.bonus:+d} (two_column_bonus, jack_columns_bonus)")
     width = max(len(label) for label in labels)
     for r in range(len(grid)):
         cells = [f"{labels[s]:>{width}} {result.points[s]:>3}" for s in range(r * n_cols, (r + 1) * n_cols)]

@@ -244,6 +244,14 @@ def _flip_pass(g: Game, s: int) -> bool:
     return g.decision is Decision.FLIP and any(a.text == "pass" for a in g.legal_actions())
 
 
+def _flip_at_draw(g: Game, s: int) -> bool:
+    return g.decision is Decision.DRAW and any(a.text.startswith("flip:") for a in g.legal_actions())
+
+
+def _flip_out_offered(g: Game, s: int) -> bool:
+    return g.decision is Decision.DRAW and any(a.text == "flip_out" for a in g.legal_actions())
+
+
 def _after_close(g: Game, s: int) -> bool:
     return g.decision is Decision.DRAW and g.closer is not None
 
@@ -454,8 +462,12 @@ def _base_checks(preset: str, rules: Rules) -> list[_Check]:
         checks.append(_Check(f"{tag}: reveal", _Kind.REQUEST, _decision(Decision.REVEAL)))
     if rules.flip_after_throw.value != "none":
         checks.append(_Check(f"{tag}: flip", _Kind.REQUEST, _decision(Decision.FLIP)))
-    if rules.flip_after_throw.value == "may":
+    if rules.flip_after_throw.value in ("may", "endgame"):
         checks.append(_Check(f"{tag}: flip: pass offered", _Kind.REQUEST, _flip_pass))
+    if rules.flip_instead_of_draw:
+        checks.append(_Check(f"{tag}: draw: a flip offered instead of drawing", _Kind.REQUEST, _flip_at_draw))
+    if rules.flip_out is not None:
+        checks.append(_Check(f"{tag}: draw: flip_out offered", _Kind.REQUEST, _flip_out_offered))
     if rules.knocking:
         checks.append(_Check(f"{tag}: draw: knock offered", _Kind.REQUEST, _knock_offered))
         checks.append(_Check(f"{tag}: draw: the turn owed after a knock", _Kind.REQUEST, _after_knock))
@@ -501,7 +513,9 @@ def _fuzz_rules(
             "holes": rng.randint(1, 2),
             "card_powers": rng.random() < 0.5,
             "knocking": rng.random() < 0.4,
-            "flip_after_throw": rng.choice(["none", "may", "must"]),
+            "flip_after_throw": rng.choice(["none", "may", "must", "endgame"]),
+            "flip_instead_of_draw": rng.random() < 0.2,
+            "flip_out": rng.choice(["off", "off", "off", 1, 2]),
             "swap_face": rng.choice(["up", "down"]),
             "reveal_choice": rng.choice(["fixed", "player"]),
             "jokers": rng.choice(["off", -2, 5]),

@@ -45,6 +45,29 @@ static void read_rules(const json *r, golf_rules *rules) {
     rules->card_powers = powers && powers->type == JSON_BOOL && powers->boolean;
     rules->holes = (int)json_int(json_get(r, "holes"), 1);
     rules->turn_limit = (int)json_int(json_get(r, "turn_limit"), 1);
+    const json *table = json_get(r, "card_values");
+    for (int i = 0; table && i < 14; i++) {
+        char key[2] = {GOLF_RANKS[i], 0};
+        const json *v = json_get(table, key);
+        if (v && v->type == JSON_NUMBER) {
+            rules->rank_points[i] = (int)json_int(v, 0);
+            rules->rank_points_on = 1;
+        }
+    }
+    const json *by_suit = json_get(r, "suit_values");
+    for (const char *rank = "A23456789TJQK"; by_suit && *rank; rank++) {
+        for (const char *suit = "SHDC"; *suit; suit++) {
+            char key[3] = {*rank, *suit, 0};
+            const json *v = json_get(by_suit, key);
+            if (v && v->type == JSON_NUMBER && rules->suit_points_count < 52) {
+                memcpy(rules->suit_cards[rules->suit_points_count], key, 3);
+                rules->suit_points[rules->suit_points_count++] = (int)json_int(v, 0);
+            }
+        }
+    }
+    const json *flip = json_get(r, "flip_instead_of_draw");
+    rules->flip_instead_of_draw = flip && flip->type == JSON_BOOL && flip->boolean;
+    rules->flip_out_on = off_or(json_get(r, "flip_out"), &rules->flip_out);
 }
 
 static void read_time(const json *t, golf_time *time) {
@@ -108,6 +131,10 @@ static void put_string(const char *text) {
 
 int golf_points(const golf_rules *rules, const char *card, int unseen) {
     if (!card) return unseen;
+    for (int i = 0; i < rules->suit_points_count; i++)
+        if (card[0] == rules->suit_cards[i][0] && card[1] == rules->suit_cards[i][1]) return rules->suit_points[i];
+    const char *at = strchr(GOLF_RANKS, card[0]);
+    if (rules->rank_points_on && at && *at) return rules->rank_points[at - GOLF_RANKS];
     int court = strcmp(rules->court_values, "11/12") == 0;
     switch (card[0]) {
         case 'A': return 1;

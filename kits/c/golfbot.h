@@ -1,4 +1,4 @@
-/* golfbot.h: the golfref bot protocol (version 2) for C bots.
+/* golfbot.h: the golfref bot protocol (version 3) for C bots.
  *
  * Write golf_choose and call golf_play from main:
  *
@@ -21,7 +21,7 @@
 
 #include "json.h"
 
-#define GOLF_PROTOCOL 2
+#define GOLF_PROTOCOL 3
 #define GOLF_MAX_SEATS 8
 #define GOLF_MAX_SLOTS 16  /* a 4x4 grid */
 #define GOLF_MAX_CARDS 216 /* four decks with jokers */
@@ -40,7 +40,18 @@ typedef struct {
     char lines[32], cancel[8], pair_scope[16];
     int block_bonus_on, block_bonus;
     int card_powers, holes, turn_limit;
+    /* The house options a kit's points need (protocol 3): the whole card table by rank,
+       in the order of GOLF_RANKS (rank_points_on: hello had it), and the cards whose suit
+       gives them other points ("JH"). */
+    int rank_points_on, rank_points[14];
+    int suit_points_count;
+    char suit_cards[52][3];
+    int suit_points[52];
+    int flip_instead_of_draw;
+    int flip_out_on, flip_out;
 } golf_rules;
+
+#define GOLF_RANKS "A23456789TJQKX"
 
 /* hello.time, in milliseconds (match_ms 0: no limit). */
 typedef struct {

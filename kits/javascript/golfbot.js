@@ -1,4 +1,4 @@
-// golfbot.js: the golfref bot protocol (version 2) for Node.js, no npm packages.
+// golfbot.js: the golfref bot protocol (version 3) for Node.js, no npm packages.
 //
 //   const golfbot = require("./golfbot");
 //   golfbot.play((view, legal) => legal[0], { name: "my_bot" });
@@ -16,10 +16,13 @@
 
 const readline = require("readline");
 
-const PROTOCOL = 2;
+const PROTOCOL = 3;
 
-// Points of each rank letter under the rules of hello ("X", a joker, only when jokers are on).
+// Points of each rank letter under the rules of hello ("X", a joker, only when jokers are on):
+// hello's card_values (the whole table, protocol 3), else worked out from twos, court_values, jokers.
+// rules.suit_values ("JH": 0) gives some cards other points: look a card up there first.
 function rankPoints(rules) {
+  if (rules.card_values && Object.keys(rules.card_values).length) return { ...rules.card_values };
   const court = rules.court_values === "11/12";
   const points = { A: 1, 2: rules.twos, T: 10, J: court ? 11 : 10, Q: court ? 12 : 10, K: 0 };
   for (const r of "3456789") points[r] = Number(r);

@@ -1,4 +1,4 @@
-"""golfbot: the golfref bot protocol (version 2) for Python bots, standard library only.
+"""golfbot: the golfref bot protocol (version 3) for Python bots, standard library only.
 
 Write one function, `choose(view, legal)`, and hand it to `play`:
 
@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
-    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL", "ACTIONS",
-    "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL",
+    "ACTIONS", "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
     "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
 ]  # fmt: skip
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The protocol version this module speaks."""
 
 Card = str
@@ -73,6 +73,24 @@ class Rules:
     card_powers: bool
     holes: int
     turn_limit: int
+    # The house options (protocol version 3; docs/RULES.md#house-options).
+    # Pairs, not dicts, so that a Rules stays hashable (a policy may cache by its rules).
+    card_values: tuple[tuple[str, int], ...] = ()
+    """Points of every rank in play by rank letter ("X": a joker): the whole table."""
+    suit_values: tuple[tuple[str, int], ...] = ()
+    """Points of one rank of one suit by card ("JH"), over `card_values`."""
+    joker_count: int | None = None
+    joker_pair: int | None = None
+    negative_pairs: str = "cancel"
+    two_column_bonus: int | None = None
+    jack_columns_bonus: int | None = None
+    exact_score: tuple[int, int] | None = None
+    closer_penalty: int | None = None
+    closer_bonus: int | None = None
+    low_score_bonus: int | None = None
+    tie_penalty: int | None = None
+    flip_instead_of_draw: bool = False
+    flip_out: int | None = None
 
     @property
     def rows(self) -> int:
@@ -86,8 +104,14 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rules:
-        """The rules of a hello message; fields added by later versions are ignored."""
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        """The rules of a hello message; fields added by later versions are ignored, the house options may be absent."""
+        given = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        for name in ("card_values", "suit_values"):
+            if name in given:
+                given[name] = tuple(given[name].items())
+        if given.get("exact_score") is not None:
+            given["exact_score"] = tuple(given["exact_score"])
+        return cls(**given)
 
 
 @dataclass(frozen=True)
@@ -104,7 +128,13 @@ class TimeControl:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TimeControl:
         """The time control of a hello message."""
-        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
+        given = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
+        for name in ("card_values", "suit_values"):
+            if name in given:
+                given[name] = tuple(given[name].items())
+        if given.get("exact_score") is not None:
+            given["exact_score"] = tuple(given["exact_score"])
+        return cls(**given)
 
 
 @dataclass(frozen=True)
@@ -206,6 +236,8 @@ class View:
 
 def rank_points(rules: Rules) -> dict[str, int]:
     """Points of each rank letter under `rules` (a joker "X" only when jokers are on)."""
+    if rules.card_values:
+        return dict(rules.card_values)
     court = rules.court_values == "11/12"
     points = {"A": 1, "2": rules.twos, "T": 10, "J": 11 if court else 10, "Q": 12 if court else 10, "K": 0}
     points.update({r: int(r) for r in "3456789"})
@@ -284,7 +316,7 @@ MAX_SEATS = 8
 MAX_SLOTS = 16
 """Slots per grid the observation and the action table are sized for (the largest layout, 4x4)."""
 
-ACTION_TABLE_VERSION = 1
+ACTION_TABLE_VERSION = 2
 """The version of `ACTIONS`: raised whenever an action is added, removed or moved."""
 
 
@@ -298,6 +330,7 @@ def _action_table() -> tuple[str, ...]:
         + ("pass",)
         + tuple(f"reveal:{n}" for n in slots)
         + tuple(f"target:{s}:{n}" for s in range(MAX_SEATS) for n in slots)
+        + ("flip_out",)
     )
 
 
@@ -325,7 +358,7 @@ def action_text(index: int) -> str:
     return ACTIONS[index]
 
 
-OBSERVATION_VERSION = 1
+OBSERVATION_VERSION = 2
 """The version of `OBSERVATION_LAYOUT`: raised whenever a field is added, removed, resized or re-meant."""
 
 RANK_CODES = "A23456789TJQKX"
@@ -334,6 +367,19 @@ DECISIONS = ("reveal", "draw", "place", "flip", "target")
 """The decisions, in the order of the observation's `decision` one-hot."""
 SLOT_FIELDS = ("exists", "face_up", "rank", "points")
 """The values of one grid slot, in order (all 0 for a padding slot or seat)."""
+
+RULE_FEATURES: tuple[str, ...] = (
+    "players", "rows", "cols", "decks", "jokers_on", "jokers_value", "twos", "court_11_12", "reveal_count",
+    "reveal_peek", "reveal_choice_player", "flip_none", "flip_may", "flip_must", "swap_face_down", "knocking",
+    "knock_penalty", "knock_double", "lines_columns", "lines_rows", "lines_diagonals", "cancel_pairs",
+    "pair_scope_columns", "pair_scope_rows", "pair_scope_grid", "block_bonus_on", "block_bonus_value",
+    "card_powers", "holes", "turn_limit", "flip_endgame", "joker_count_on", "joker_count", "joker_pair_on",
+    "joker_pair", "negative_pairs_keep", "two_column_bonus_on", "two_column_bonus", "jack_columns_bonus_on",
+    "jack_columns_bonus", "exact_score_on", "exact_score_from", "exact_score_to", "closer_penalty_on",
+    "closer_penalty", "closer_bonus_on", "closer_bonus", "low_score_bonus_on", "low_score_bonus", "tie_penalty_on",
+    "tie_penalty", "flip_instead_of_draw", "flip_out_on", "flip_out",
+)  # fmt: skip
+"""The `rules` field's numbers, in order: each hello.rules option that changes play (not its preset's name)."""
 
 OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("decision", len(DECISIONS), "one-hot: reveal, draw, place, flip, target (all 0 when this seat is not to move)"),
@@ -353,28 +399,26 @@ OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("discard_ranks", len(RANK_CODES), "how many cards of each rank lie in the discard pile, in RANK_CODES order"),
     ("turns", MAX_SEATS, "turns each seat took in this hole (0 for padding seats)"),
     ("totals", MAX_SEATS, "each seat's match total so far (0 for padding seats)"),
-    ("rules", 30, "the resolved rules, RULE_FEATURES order"),
+    ("rules", len(RULE_FEATURES), "the resolved rules, RULE_FEATURES order"),
     ("grids", MAX_SEATS * MAX_SLOTS * len(SLOT_FIELDS), "seat by seat, slot by slot (row-major): SLOT_FIELDS"),
 )
 """The observation, field by field: (name, how many numbers, what they mean); all whole numbers (int16)."""
 
-RULE_FEATURES: tuple[str, ...] = (
-    "players", "rows", "cols", "decks", "jokers_on", "jokers_value", "twos", "court_11_12", "reveal_count",
-    "reveal_peek", "reveal_choice_player", "flip_none", "flip_may", "flip_must", "swap_face_down", "knocking",
-    "knock_penalty", "knock_double", "lines_columns", "lines_rows", "lines_diagonals", "cancel_pairs",
-    "pair_scope_columns", "pair_scope_rows", "pair_scope_grid", "block_bonus_on", "block_bonus_value",
-    "card_powers", "holes", "turn_limit",
-)  # fmt: skip
-"""The `rules` field's numbers, in order: each hello.rules option that changes play (not its preset's name)."""
 
 ENCODED_RULE_OPTIONS = frozenset(
     {
         "players", "layout", "decks", "jokers", "twos", "court_values", "reveal_count", "reveal", "reveal_choice",
         "flip_after_throw", "swap_face", "knocking", "knock_penalty", "knock_double", "lines", "cancel",
-        "pair_scope", "block_bonus", "card_powers", "holes", "turn_limit",
+        "pair_scope", "block_bonus", "card_powers", "holes", "turn_limit", "card_values", "suit_values",
+        "joker_count", "joker_pair", "negative_pairs", "two_column_bonus", "jack_columns_bonus", "exact_score",
+        "closer_penalty", "closer_bonus", "low_score_bonus", "tie_penalty", "flip_instead_of_draw", "flip_out",
     }
 )  # fmt: skip
-"""The hello.rules fields `rule_features` reads: a new one fails tests/test_encoding.py until encoded."""
+"""The hello.rules fields the encoder reads: a new one fails tests/test_encoding.py until encoded.
+
+`card_values` and `suit_values` are read into each card's points (a slot's and the pile's), not into
+`rules`: a card's worth is where it lies.
+"""
 
 
 def _offsets() -> dict[str, int]:
@@ -406,8 +450,18 @@ def rule_features(rules: Rules) -> list[int]:
         int(rules.lines == "columns+rows"), int(rules.lines == "columns+rows+diagonals"),
         int(rules.cancel == "pairs"), int(rules.pair_scope == "columns"), int(rules.pair_scope == "columns+rows"),
         int(rules.pair_scope == "grid"), int(rules.block_bonus is not None), rules.block_bonus or 0,
-        int(rules.card_powers), rules.holes, rules.turn_limit,
+        int(rules.card_powers), rules.holes, rules.turn_limit, int(rules.flip_after_throw == "endgame"),
+        *_optional(rules.joker_count), *_optional(rules.joker_pair), int(rules.negative_pairs == "keep"),
+        *_optional(rules.two_column_bonus), *_optional(rules.jack_columns_bonus),
+        int(rules.exact_score is not None), *(rules.exact_score or (0, 0)), *_optional(rules.closer_penalty),
+        *_optional(rules.closer_bonus), *_optional(rules.low_score_bonus), *_optional(rules.tie_penalty),
+        int(rules.flip_instead_of_draw), *_optional(rules.flip_out),
     ]  # fmt: skip
+
+
+def _optional(value: int | None) -> tuple[int, int]:
+    """An option that is off (None) or a number: (1, the number) or (0, 0)."""
+    return (0, 0) if value is None else (1, value)
 
 
 def _packed_hots(size: int) -> list[bytes]:
@@ -437,6 +491,7 @@ class Encoder:
         points = rank_points(rules)
         self._cards: dict[str, tuple[int, int]] = {}
         self._points = {code: (RANK_CODES.index(code) + 1, value) for code, value in points.items()}
+        self._suit_points = dict(rules.suit_values)  # one rank of one suit ("JH") worth other points
         self._players = rules.players
         self._pad_seats = (0,) * (MAX_SEATS - rules.players)
         hots = _packed_hots(len(DECISIONS))
@@ -468,7 +523,8 @@ class Encoder:
         name: str = card if card.__class__ is str else card.name  # type: ignore[attr-defined]
         known = self._cards.get(name)
         if known is None:
-            known = self._cards[name] = self._points[name[0]]
+            code, points = self._points[name[0]]
+            known = self._cards[name] = (code, self._suit_points.get(name[:2], points))
         return known
 
     def _slot(self, card: object, up: bool) -> bytes:

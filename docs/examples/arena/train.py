@@ -97,7 +97,7 @@ def main() -> None:
     args = parser.parse_args()
     policy = train(args.episodes, args.opponent, args.seed, args.rate)
     args.out.write_text(json.dumps(policy), encoding="utf-8")
-    print(f"{args.out}: {len(policy['weights'])} actions trained over {args.episodes} matches against {args.opponent}")
+    print(f"{args.out.name}: {len(policy['weights'])} actions trained over {args.episodes} matches against {args.opponent}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #![allow(dead_code)] // a library: a bot uses what it needs of it
-//! The golfref bot protocol (version 2) for Rust bots, standard library only.
+//! The golfref bot protocol (version 3) for Rust bots, standard library only.
 //!
 //! Write a `choose(&View, &[String]) -> String` and hand it to `play`:
 //!
@@ -18,7 +18,7 @@
 use crate::json::{self, Value};
 use std::io::{self, BufRead, Write};
 
-pub const PROTOCOL: i64 = 2;
+pub const PROTOCOL: i64 = 3;
 
 pub type Card = String;
 
@@ -48,6 +48,12 @@ pub struct Rules {
     pub card_powers: bool,
     pub holes: i64,
     pub turn_limit: i64,
+    /// The whole card table by rank letter ("X": a joker), from hello (protocol 3).
+    pub card_values: Vec<(u8, i64)>,
+    /// Cards whose suit gives them other points ("JH"), over `card_values`.
+    pub suit_values: Vec<(String, i64)>,
+    pub flip_instead_of_draw: bool,
+    pub flip_out: Option<i64>,
 }
 
 /// hello.time, in milliseconds (match_ms 0: no limit).
@@ -96,6 +102,12 @@ impl Rules {
             Some(card) => card,
             None => return unseen,
         };
+        if let Some((_, v)) = self.suit_values.iter().find(|(c, _)| card.starts_with(c.as_str())) {
+            return *v;
+        }
+        if let Some((_, v)) = self.card_values.iter().find(|(r, _)| *r == card.as_bytes()[0]) {
+            return *v;
+        }
         let court = self.court_values == "11/12";
         match card.as_bytes()[0] {
             b'A' => 1,
@@ -153,6 +165,23 @@ fn read_rules(r: &Value) -> Rules {
         card_powers: flag(r.get("card_powers")),
         holes: int(r.get("holes")),
         turn_limit: int(r.get("turn_limit")),
+        card_values: b"A23456789TJQKX"
+            .iter()
+            .filter_map(|&rank| {
+                let key = (rank as char).to_string();
+                r.get("card_values").and_then(|t| t.get(&key)).and_then(Value::int).map(|v| (rank, v))
+            })
+            .collect(),
+        suit_values: "A23456789TJQK"
+            .chars()
+            .flat_map(|rank| "SHDC".chars().map(move |suit| format!("{}{}", rank, suit)))
+            .filter_map(|key| {
+                let v = r.get("suit_values").and_then(|t| t.get(&key)).and_then(Value::int);
+                v.map(|v| (key, v))
+            })
+            .collect(),
+        flip_instead_of_draw: flag(r.get("flip_instead_of_draw")),
+        flip_out: r.get("flip_out").and_then(Value::int),
     }
 }
 
