@@ -615,7 +615,7 @@ def resolve_rules(
     def pick(name: str) -> Any:
         if name not in given:
             return base[name]
-        if given[name] is None and name not in ("jokers", "block_bonus", *HOUSE_OPTIONS):
+        if given[name] is None and name not in ("jokers", "block_bonus") and name not in HOUSE_OPTIONS:
             # None marks a layout-dependent default inside PRESETS; a config cannot ask for it.
             raise RulesError(f"{name}: needs a value (got an empty value)")
         return given[name]
