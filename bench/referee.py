@@ -259,7 +259,9 @@ from golfref.game.rules import resolve_rules
 from golfref.match.seat_messages import EventMark, request_line
 cfg = _config(8, "classic", {holes}, transcript=False, log_dir={log_dir!r})
 run_match(cfg)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# VmHWM, this process's own peak: ru_maxrss would keep the peak of the process that forked it (Linux
+# carries it across exec), so a bench that had loaded numpy and PettingZoo measured itself.
+print(next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")))
 """
 
 
