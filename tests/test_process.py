@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from golfref import PROTOCOL_VERSION
 from golfref.bots.bot_process import BotProcess
 from golfref.bots.environment import bot_environment
 from golfref.bots.framing import LINE_LIMIT, STDERR_LIMIT, UNASKED_LIMIT, ReadResult, ReadStatus
@@ -195,7 +196,7 @@ def test_bot_environment_is_minimal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", "/somewhere")
     env = bot_environment({"EXTRA": "yes"}, 2)
     assert set(env) == MINIMAL_ENV | {"EXTRA"}
-    assert env["GOLFREF_SEAT"] == "2" and env["GOLFREF_PROTOCOL"] == "2"
+    assert env["GOLFREF_SEAT"] == "2" and env["GOLFREF_PROTOCOL"] == str(PROTOCOL_VERSION)
     assert env["PATH"] == os.environ["PATH"]
     assert env["LANG"] == env["LC_ALL"] == "C.UTF-8"
 
