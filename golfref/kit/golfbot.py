@@ -128,13 +128,7 @@ class TimeControl:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TimeControl:
         """The time control of a hello message."""
-        given = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
-        for name in ("card_values", "suit_values"):
-            if name in given:
-                given[name] = tuple(given[name].items())
-        if given.get("exact_score") is not None:
-            given["exact_score"] = tuple(given["exact_score"])
-        return cls(**given)
+        return cls(**{name: data[name] for name in cls.__dataclass_fields__ if name in data})
 
 
 @dataclass(frozen=True)
