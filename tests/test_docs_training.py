@@ -52,7 +52,9 @@ def run(argv: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, cwd=folder, capture_output=True, text=True, env=env, timeout=600, check=False)
 
 
-def test_every_step_of_the_page_runs_and_the_bot_plays_as_the_policy(tmp_path: Path) -> None:
+def test_every_step_of_the_page_runs_and_the_bot_plays_as_the_policy(shared: Path) -> None:
+    # A folder every user may enter: the tournament sandboxes its bot, as a user of its own when run as root.
+    tmp_path = shared
     for command, shown in console_steps():
         argv = shlex.split(command.replace("--episodes 3000", f"--episodes {EPISODES}"))
         if argv[0] == "cp":
@@ -65,6 +67,7 @@ def test_every_step_of_the_page_runs_and_the_bot_plays_as_the_policy(tmp_path: P
         if argv[-1] == "arena.yaml":  # fewer deal sets than the page's run
             data = yaml.safe_load(config.read_text(encoding="utf-8"))
             config.write_text(yaml.safe_dump({**data, "deal_sets": DEAL_SETS}), encoding="utf-8")
+            config.chmod(0o600)  # as the page says: the seed is not for the bot's own user to read
         done = run(argv, tmp_path)
         assert done.returncode == 0, (command, done.stdout[-2000:], done.stderr[-2000:])
         expected = [line.replace("3000 matches", f"{EPISODES} matches") for line in shown]
