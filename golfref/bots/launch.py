@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from ..config.match import ConfigError, MatchConfig, PlayerSpec
 from ..config.sandbox_spec import SandboxSpec
@@ -33,6 +33,7 @@ from .multiplex import BotPool
 from .sandbox import OFF, Sandbox, SandboxError, seed_file_problem
 
 __all__ = [
+    "InProcessLauncher",
     "Launcher",
     "LauncherFactory",
     "ProcessLauncher",
@@ -118,6 +119,37 @@ class Launcher(Protocol):
     def close_all(self, grace: float) -> None:
         """Close every started bot at once, with one shared `grace` period; idempotent."""
         ...
+
+
+class _Closable(Protocol):
+    def close(self, grace: float = 0.5) -> None: ...
+
+
+_Bot = TypeVar("_Bot", bound=_Closable)
+
+
+class InProcessLauncher(Generic[_Bot]):
+    """What every door to bots in this process shares: no sandbox to prepare, record or give back; its
+    bots (`bots`, by seat) closed together. A subclass fingerprints and starts them."""
+
+    bots: dict[int, _Bot]
+
+    def prepare(
+        self, spec: SandboxSpec, players: Sequence[PlayerSpec], log_folder: Path, source: str, hide: Sequence[Path]
+    ) -> None:
+        """Nothing to prepare: a bot in this process has no sandbox."""
+
+    def protections(self, seat: int) -> dict[str, Any]:
+        """The record of no sandbox."""
+        return OFF.to_json()
+
+    def release(self) -> None:
+        """Nothing to give back."""
+
+    def close_all(self, grace: float) -> None:
+        """Close every bot started."""
+        for bot in self.bots.values():
+            bot.close(grace)
 
 
 LauncherFactory = Callable[[Callable[[], None] | None], Launcher]

@@ -36,8 +36,7 @@ from ..config.sandbox_spec import SandboxSpec
 from ..kit.golfbot import Rules, TimeControl, answer
 from ..kit.policy import choose_function, module_digest, policy_name
 from .framing import LINE_LIMIT, STDERR_LIMIT, CappedBytes, ReadResult, ReadStatus, short_repr
-from .launch import Launcher, ProcessLauncher, StartedBot
-from .sandbox import OFF
+from .launch import InProcessLauncher, Launcher, ProcessLauncher, StartedBot
 
 __all__ = ["PolicyBot", "PolicyLauncher", "SeatLauncher", "policy_fingerprint"]
 
@@ -57,8 +56,10 @@ def _traceback(error: Exception) -> str:
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next
-    return "Traceback (most recent call last):\n" + "".join(traceback.format_tb(tb)) + "".join(
-        traceback.format_exception_only(error)
+    return (
+        "Traceback (most recent call last):\n"
+        + "".join(traceback.format_tb(tb))
+        + "".join(traceback.format_exception_only(error))
     )
 
 
@@ -174,7 +175,7 @@ class PolicyBot:
             self._exit = _CRASHED
 
 
-class PolicyLauncher:
+class PolicyLauncher(InProcessLauncher[PolicyBot]):
     """The door (`launch.Launcher`) for python players: each a `PolicyBot` in this process, on ``time.monotonic``."""
 
     def __init__(self, check: Callable[[], None] | None = None) -> None:
@@ -182,11 +183,6 @@ class PolicyLauncher:
         """In-process policies are timed on the same clock as processes."""
         self._check = check
         self.bots: dict[int, PolicyBot] = {}
-
-    def prepare(
-        self, spec: SandboxSpec, players: Sequence[PlayerSpec], log_folder: Path, source: str, hide: Sequence[Path]
-    ) -> None:
-        """Nothing to prepare: a policy in this process has no sandbox."""
 
     def fingerprint(self, seat: int, player: PlayerSpec, outputs: Sequence[Path]) -> dict[str, Any] | None:
         """The policy's module file and its digest (`policy_fingerprint`)."""
@@ -198,18 +194,6 @@ class PolicyLauncher:
         bot.start()
         self.bots[seat] = bot
         return bot
-
-    def protections(self, seat: int) -> dict[str, Any]:
-        """The record of no sandbox."""
-        return OFF.to_json()
-
-    def release(self) -> None:
-        """Nothing to give back."""
-
-    def close_all(self, grace: float) -> None:
-        """Close every policy's bot."""
-        for bot in self.bots.values():
-            bot.close(grace)
 
 
 class SeatLauncher:

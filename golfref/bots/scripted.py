@@ -37,15 +37,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config.match import PlayerSpec
-from ..config.sandbox_spec import SandboxSpec
 from ..game.cards import Card, Rank, parse_card
 from ..game.engine import Action, Decision, Pile
 from ..game.policies import Policy
 from ..game.view import SeatView
 from .environment import bot_environment
 from .framing import LINE_LIMIT, STDERR_LIMIT, UNASKED_LIMIT, CappedBytes, ReadResult, ReadStatus, short_repr
-from .launch import StartFailed
-from .sandbox import OFF
+from .launch import InProcessLauncher, StartFailed
 
 __all__ = [
     "Always",
@@ -616,7 +614,7 @@ class CannotStart:
     reason: str = "scripted not to start"
 
 
-class ScriptedLauncher:
+class ScriptedLauncher(InProcessLauncher[ScriptedBot]):
     """The door (`launch.Launcher`) for in-process bots: each external seat's `ScriptedBot`, on one clock.
 
     `brains` gives each seat that has a ``command`` in the config its brain (`CannotStart`:
@@ -639,11 +637,6 @@ class ScriptedLauncher:
         self._check = check
         return self
 
-    def prepare(
-        self, spec: SandboxSpec, players: Sequence[PlayerSpec], log_folder: Path, source: str, hide: Sequence[Path]
-    ) -> None:
-        """Nothing to prepare: an in-process bot has no sandbox."""
-
     def fingerprint(self, seat: int, player: PlayerSpec, outputs: Sequence[Path]) -> dict[str, Any] | None:
         """None: there are no files to hash."""
         return None
@@ -659,15 +652,3 @@ class ScriptedLauncher:
         bot.start()
         self.bots[seat] = bot
         return bot
-
-    def protections(self, seat: int) -> dict[str, Any]:
-        """The record of no sandbox."""
-        return OFF.to_json()
-
-    def release(self) -> None:
-        """Nothing to give back."""
-
-    def close_all(self, grace: float) -> None:
-        """Close every started bot."""
-        for bot in self.bots.values():
-            bot.close(grace)
