@@ -19,11 +19,11 @@ from the policy's own `seed` and the view, never from the match's seed or a hidd
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .cards import Card, deck_set
 from .engine import Action, ActionKind, Decision, Game, Pile
-from .good import CLOSE_PENALTY, DRAW_MARGIN, KEPT, KNOCK_MARGIN, UNSEEN, GoodPolicy, score_groups
+from .good import CLOSE_PENALTY, DRAW_MARGIN, KEPT, KNOCK_MARGIN, RIVAL_WEIGHT, UNSEEN, GoodPolicy, score_groups
 from .rules import Cancel, Reveal, RevealChoice, Rules
 from .scoring import rank_values
 from .view import SeatView
@@ -37,6 +37,7 @@ CONFIDENCE_Z = 1.5
 """Standard errors by which another action must beat `good`'s choice on the samples to be played instead."""
 
 _D_DRAW = Decision.DRAW
+_D_REVEAL = Decision.REVEAL
 _D_PLACE = Decision.PLACE
 _D_FLIP = Decision.FLIP
 _K_KNOCK = ActionKind.KNOCK
@@ -48,16 +49,24 @@ _K_FLIP = ActionKind.FLIP
 _K_PASS = ActionKind.PASS
 
 
+Profile = tuple[float, list[float], list[float], list[int]]
+"""A grid's estimate `base` and, per slot, `pre`, `rest` and `match`: a card of rank r and value v put in
+that slot leaves the grid at pre + (0 if r == match else rest + v). `pre` is the estimate without
+the slot's group, `rest` the points of the rest of its group, `match` the rank that would cancel it."""
+
+
 class Rollout:
     """A fast playout policy on a full `Game`: each seat judges by what it knows in that game.
 
     It reads the engine's state directly (card ids, face-up and known bits), so one decision
     costs a few microseconds, and uses only the moving seat's own knowledge of the sampled
     state: the cards face up and those known to it, the others at UNSEEN (they never cancel).
-    Its choices are `good`'s in miniature: take the discard when it helps by DRAW_MARGIN,
-    swap a drawn card where it helps most, do not close the hole while not ahead, knock when
-    clearly lowest. Card powers are never used (their card is thrown); peeks at the start of
-    a hole take the first slots offered.
+    Its choices are `good`'s, made on the engine's state instead of a view: take the discard
+    when it helps by DRAW_MARGIN, swap a drawn card where it helps most less what the card
+    swapped out would hand the next seat, throw it when that hands over less, do not close
+    the hole while not ahead, knock when clearly lowest, spread the start reveals over
+    columns (tests/test_expert.py holds the two to the same choices). Card powers aside: it
+    never uses one (the card is thrown) and a target is the first offered.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -76,7 +85,17 @@ class Rollout:
         # effect be computed from its own group alone.
         self.disjoint = all(m <= 1 for m in members)
         self.group_of = [next((k for k, g in enumerate(self.groups) if s in g), -1) for s in range(slots)]
+        # Where every slot is in at most one group and a group cancels only when all its cards
+        # match (line cancelling, or pairs in groups of two), a card's effect in a slot is a
+        # function of the other cards of its group alone: `_profile` precomputes it per grid.
+        self.fast = self.disjoint and (not self.pairs or all(len(g) == 2 for g in self.groups))
+        pairs_only = self.disjoint and all(len(g) == 2 for g in self.groups)
+        self.partner: list[int] | None = None
+        if pairs_only:
+            self.partner = [-1 if k < 0 else next(t for t in self.groups[k] if t != s) for s, k in enumerate(self.group_of)]
+        self.others = [tuple(t for t in self.groups[k] if t != s) if k >= 0 else () for s, k in enumerate(self.group_of)]
         self.swap_face_up = rules.swap_face_up
+        self.cols = rules.cols
 
     def seen(
         self, game: Game, grid: Sequence[int], bit: int, unseen: float = UNSEEN
@@ -129,34 +148,115 @@ class Rollout:
         ranks, points = self.seen(game, grid, bit, unseen)
         return self.total(ranks, points)
 
-    def _best_swap(self, game: Game, seat: int, card: int) -> tuple[int, float]:
-        """The own slot where `card` helps most, and by how much; closing while not ahead costs a penalty."""
+    def _placed(self, ranks: list[int], points: list[float], base: float, slot: int, rank: int, value: float) -> float:
+        """The estimate of a grid (seen as `ranks`, `points`, worth `base`) with card `rank`, `value` in `slot`."""
+        was_rank, was_points = ranks[slot], points[slot]
+        if self.disjoint:
+            k = self.group_of[slot]
+            if k < 0:
+                return base - was_points + value
+            group = self.groups[k]
+            before = self._group(group, ranks, points)
+            ranks[slot], points[slot] = rank, value
+            after = base - before + self._group(group, ranks, points)
+        else:
+            ranks[slot], points[slot] = rank, value
+            after = self.total(ranks, points)
+        ranks[slot], points[slot] = was_rank, was_points
+        return after
+
+    def _profile(self, ranks: list[int], points: list[float]) -> Profile:
+        """A grid's estimate and what a card placed in each slot leaves of it (see `Profile`)."""
+        pre: list[float] = []
+        rest: list[float] = []
+        match: list[int] = []
+        partner = self.partner
+        if partner is not None:
+            base = 0.0
+            for s, t in enumerate(partner):
+                if t < 0 or ranks[s] != ranks[t]:  # unknown cards have ranks of their own: they never match
+                    base += points[s]
+            for s, t in enumerate(partner):
+                if t < 0:
+                    pre.append(base - points[s])
+                    rest.append(0.0)
+                    match.append(_NO_MATCH)
+                else:
+                    pre.append(base if ranks[s] == ranks[t] else base - points[s] - points[t])
+                    rest.append(points[t])
+                    match.append(ranks[t])
+            return base, pre, rest, match
+        base = self.total(ranks, points)
+        groups, group_of = self.groups, self.group_of
+        for s, others in enumerate(self.others):
+            k = group_of[s]
+            if k < 0:
+                pre.append(base - points[s])
+                rest.append(0.0)
+                match.append(_NO_MATCH)
+                continue
+            pre.append(base - self._group(groups[k], ranks, points))
+            rest.append(sum([points[t] for t in others]))
+            first = ranks[others[0]]
+            match.append(first if first >= 0 and all(ranks[t] == first for t in others) else _NO_MATCH)
+        return base, pre, rest, match
+
+    def _afters(self, ranks: list[int], points: list[float], rank: int, value: float) -> tuple[float, list[float]]:
+        """A grid's estimate, and its estimate with card `rank`, `value` put in each slot."""
+        if self.fast:
+            base, pre, rest, match = self._profile(ranks, points)
+            return base, [p + (0.0 if m == rank else r + value) for p, r, m in zip(pre, rest, match, strict=True)]
+        base = self.total(ranks, points)
+        return base, [self._placed(ranks, points, base, s, rank, value) for s in range(len(ranks))]
+
+    def _helper(self, game: Game, seat: int) -> Callable[[int], float]:
+        """How much a card on the pile would help the next seat, as `seat` knows its grid (`good`'s help_to_next)."""
+        nxt = (seat + 1) % game.players
+        if nxt == game.closer or nxt == game.knocker:
+            return _no_help
+        ranks, points = self.seen(game, game.grids[nxt], 1 << seat)
+        memo: dict[int, float] = {}
+        value, rank_of = self.value, self.rank
+        if self.fast:
+            base, pre, rest, match = self._profile(ranks, points)
+            # The most a card can gain there, its match aside: every slot's estimate without it.
+            plain = [p + r for p, r in zip(pre, rest, strict=True)]
+
+            def helps(card: int) -> float:
+                rank = rank_of[card]
+                if rank not in memo:
+                    v = value[card]
+                    after = min([p if m == rank else q + v for p, q, m in zip(pre, plain, match, strict=True)])
+                    memo[rank] = max(0.0, base - after)
+                return memo[rank]
+
+            return helps
+
+        def slow_helps(card: int) -> float:
+            rank = rank_of[card]
+            if rank not in memo:
+                base, afters = self._afters(ranks, points, rank, value[card])
+                memo[rank] = max(0.0, base - min(afters))
+            return memo[rank]
+
+        return slow_helps
+
+    def _best_swap(self, game: Game, seat: int, card: int, helps: Callable[[int], float]) -> tuple[int, float]:
+        """The own slot where `card` helps most, and by how much: its gain, less what the card swapped out
+        hands the next seat (`helps`, weighed as `good` weighs it), less a penalty for closing while not ahead."""
         bit = 1 << seat
         grid = game.grids[seat]
         ranks, points = self.seen(game, grid, bit)
-        base = self.total(ranks, points)
-        rank, value = self.rank[card], self.value[card]
+        base, afters = self._afters(ranks, points, self.rank[card], self.value[card])
         up = game.up
         down = [i for i, c in enumerate(grid) if not up[c]]
         may_close = self.swap_face_up and len(down) <= 1 and game.closer is None and game.knocker is None
         rivals: float | None = None
         best, best_gain = 0, -1e9
-        disjoint, group_of, groups = self.disjoint, self.group_of, self.groups
-        for slot in range(len(grid)):
-            was_rank, was_points = ranks[slot], points[slot]
-            if disjoint:
-                k = group_of[slot]
-                if k < 0:
-                    after = base - was_points + value
-                else:
-                    before = self._group(groups[k], ranks, points)
-                    ranks[slot], points[slot] = rank, value
-                    after = base - before + self._group(groups[k], ranks, points)
-            else:
-                ranks[slot], points[slot] = rank, value
-                after = self.total(ranks, points)
-            ranks[slot], points[slot] = was_rank, was_points
+        for slot, after in enumerate(afters):
             gain = base - after
+            if ranks[slot] >= 0:  # a card it has not seen is no help it knows of
+                gain -= RIVAL_WEIGHT * helps(grid[slot])
             if may_close and (not down or down == [slot]):
                 if rivals is None:
                     rivals = min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
@@ -180,24 +280,48 @@ class Rollout:
                     rivals = min(self.estimate(game, g, bit, KEPT) for s, g in enumerate(game.grids) if s != seat)
                     if self.total(ranks, points) < rivals - KNOCK_MARGIN:
                         return knock
-            if game.discard and self._best_swap(game, seat, game.discard[-1])[1] > DRAW_MARGIN:
+            if game.discard and self._best_swap(game, seat, game.discard[-1], self._helper(game, seat))[1] > DRAW_MARGIN:
                 return kinds[_K_DISCARD]
             return kinds[_K_STOCK]
         if decision is _D_PLACE:
-            slot, gain = self._best_swap(game, seat, game.drawn)
-            if not game.drawn_from_stock or gain > 0.0:
+            helps = self._helper(game, seat)
+            slot, gain = self._best_swap(game, seat, game.drawn, helps)
+            # Throwing the card away hands it to the next seat; on a tie `good` swaps (its first best action).
+            if not game.drawn_from_stock or gain >= -RIVAL_WEIGHT * helps(game.drawn):
                 return legal[slot]  # the swaps come first, in slot order
             return next(a for a in legal if a.kind is _K_THROW)
+        if decision is _D_REVEAL:
+            # Spread the start reveals over columns, as `good` does: each known column is a place to pair.
+            bit, cols = 1 << seat, self.cols
+            grid, up, known = game.grids[seat], game.up, game.known
+            columns = {s % cols for s, c in enumerate(grid) if up[c] or known[c] & bit}
+            return next((a for a in legal if a.slot is not None and a.slot % cols not in columns), legal[0])
         if decision is _D_FLIP:
-            if legal[-1].kind is _K_PASS and len(legal) == 2:
-                return legal[-1]  # the last face-down card: flipping it would close the hole blind
             bit = 1 << seat
-            grid = game.grids[seat]
-            for a in legal:
-                if a.kind is _K_FLIP and a.slot is not None and not game.known[grid[a.slot]] & bit:
-                    return a
-            return legal[0]
+            grid, known = game.grids[seat], game.known
+            flips = [a for a in legal if a.kind is _K_FLIP]
+            unseen = [a for a in flips if a.slot is not None and not known[grid[a.slot]] & bit]
+            if legal[-1].kind is _K_PASS:
+                closing = len(flips) == 1 and game.closer is None and game.knocker is None
+                if (closing and not self._ahead(game, seat)) or (not closing and not unseen):
+                    return legal[-1]
+            return (unseen or flips or list(legal))[0]
         return legal[0]
+
+    def _ahead(self, game: Game, seat: int) -> bool:
+        """Whether `seat`'s grid looks lower to it than every other."""
+        bit = 1 << seat
+        mine = self.estimate(game, game.grids[seat], bit)
+        return mine < min(self.estimate(game, g, bit) for s, g in enumerate(game.grids) if s != seat)
+
+
+def _no_help(card: int) -> float:
+    """No card helps a seat that plays no more turns this hole."""
+    return 0.0
+
+
+_NO_MATCH = -(1 << 30)
+"""A rank no card has: the match of a slot whose group cannot cancel, whatever card goes there."""
 
 
 def _paired(group: tuple[int, ...], ranks: list[int], slot: int) -> bool:
@@ -209,12 +333,15 @@ def _paired(group: tuple[int, ...], ranks: list[int], slot: int) -> bool:
 class ExpertPolicy:
     """Determinized rollouts: every legal action played out on sampled states; the best average outcome wins."""
 
-    def __init__(self, rules: Rules, iterations: int = DEFAULT_ITERATIONS, seed: int = 0) -> None:
+    def __init__(
+        self, rules: Rules, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, *, z: float = CONFIDENCE_Z
+    ) -> None:
         if not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError(f"expert: iterations must be 1 to {MAX_ITERATIONS}, got {iterations}")
         self.rules = rules
         self.iterations = iterations
         self.seed = seed
+        self.z = z
         self.rollout = Rollout(rules)
         self.fallback = GoodPolicy(rules)
         self.ids = {c: i for i, c in enumerate(deck_set(rules.decks, rules.jokers is not None, rules.joker_count))}
@@ -250,22 +377,27 @@ class ExpertPolicy:
         diffs = [x - y for x, y in zip(outcomes[best], outcomes[base], strict=True)]
         mean = sum(diffs) / len(diffs)
         spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs)) ** 0.5
-        return legal[best] if mean + CONFIDENCE_Z * spread < 0 else legal[base]
+        return legal[best] if mean + self.z * spread < 0 else legal[base]
 
 
 Sample = tuple[list[list[int]], list[int], int]
 """A sampled full table: each grid as card ids, the stock (top last), the drawn card's id or -1."""
 
 
-def _sample(v: SeatView, ids: dict[Card, int], rng: random.Random) -> Sample | None:
-    """Put the cards `v`'s seat has not seen, shuffled, where it cannot see; None if the view does not add up."""
+def _unseen(v: SeatView, ids: dict[Card, int]) -> list[int]:
+    """The ids of the cards `v`'s seat has not seen, in id order."""
     seen: set[int] = set()
     for g in v.grids:
         seen.update(ids[c] for c in g if c is not None)
     seen.update(ids[c] for c in v.discard)
     if v.drawn is not None:
         seen.add(ids[v.drawn])
-    unseen = [i for i in range(len(ids)) if i not in seen]
+    return [i for i in range(len(ids)) if i not in seen]
+
+
+def _sample(v: SeatView, ids: dict[Card, int], rng: random.Random) -> Sample | None:
+    """Put the cards `v`'s seat has not seen, shuffled, where it cannot see; None if the view does not add up."""
+    unseen = _unseen(v, ids)
     hidden_drawn = v.drawn is None and v.drawn_from is Pile.STOCK
     holes = sum(1 for g in v.grids for c in g if c is None)
     if len(unseen) != holes + v.stock_size + hidden_drawn:
