@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..files import read_capped
+from ..files import UnsafeFile, read_capped
 
 __all__ = [
     "STDERR_REQUEST_BYTES",
@@ -36,6 +36,7 @@ __all__ = [
     "transcript_path",
     "parse_transcript",
     "read_transcript",
+    "read_transcripts",
 ]
 
 STDERR_REQUEST_BYTES = 4096
@@ -150,6 +151,28 @@ def read_transcript(path: Path, max_bytes: int, raise_limit: str = "give --max-l
     UnsafeFile and OSError pass through; TranscriptError for a line that is no transcript line.
     """
     return parse_transcript(read_capped(path, max_bytes, "transcript", raise_limit), str(path))
+
+
+def read_transcripts(
+    log_path: Path, seats: list[int], max_bytes: int
+) -> tuple[dict[int, list[TranscriptLine]], dict[int, str]]:
+    """The transcripts next to a log, of `seats`: (lines per seat found, why per seat whose file is there but unread).
+
+    A seat without a transcript file is in neither: the match ran without transcripts for it.
+    """
+    found: dict[int, list[TranscriptLine]] = {}
+    unread: dict[int, str] = {}
+    for seat in seats:
+        path = transcript_path(log_path, seat)
+        if not path.is_file() and not path.is_symlink():
+            continue
+        try:
+            found[seat] = read_transcript(path, max_bytes)
+        except (TranscriptError, UnsafeFile) as e:
+            unread[seat] = str(e)
+        except OSError as e:
+            unread[seat] = f"{path}: cannot read: {e.strerror or e}"
+    return found, unread
 
 
 class StderrRecorder:
