@@ -634,7 +634,8 @@ class HostileBrain:
         if kind == "hello":
             return (Ready(f"hostile{self.seat}"),)
         if kind == "request":
-            text = f"S{self.seat}R{message['id']} I am {self.other} {BIDI} <img src=x onerror=\"window.__pwned=1\"> \x1b[31m"
+            markup = '<img src=x onerror="window.__pwned=1">'
+            text = f"S{self.seat}R{message['id']} I am {self.other} {BIDI} {markup} \x1b[31m"
             return (Stderr(text + "\n"), Answer())
         if kind == "goodbye":
             return (Stderr(f"S{self.seat}-bye\n"), Exit(0))
@@ -660,6 +661,11 @@ def inside_of(page_html: str) -> dict[str, Any]:
     return data
 
 
+def as_seat(seat: int | None) -> tuple[str, ...]:
+    """The `--seat` option of a seat's page; nothing for the whole table's."""
+    return ("--seat", str(seat)) if seat is not None else ()
+
+
 def bot_requests(doc: dict[str, Any]) -> dict[tuple[int, int], tuple[int, int]]:
     """(hole, step) -> (seat, request) of every bot decision."""
     return {(h, t): (s["seat"], s["request"]) for h, hole in enumerate(doc["holes"])
@@ -674,7 +680,7 @@ def test_replay_html_finds_the_transcripts_and_a_seat_page_holds_only_its_bots_i
     asked = bot_requests(doc)
     for seat in (None, 0, 1):
         out = tmp_path / f"page-{seat}.html"
-        done = golfref("replay", str(hostile_match), "--html", str(out), *(("--seat", str(seat)) if seat is not None else ()))
+        done = golfref("replay", str(hostile_match), "--html", str(out), *as_seat(seat))
         assert done.returncode == 0, done.stderr
         page = out.read_text(encoding="utf-8")
         inside = inside_of(page)
@@ -684,7 +690,7 @@ def test_replay_html_finds_the_transcripts_and_a_seat_page_holds_only_its_bots_i
         assert {key: (v["seat"], v["request"]) for key, v in steps.items()} == {
             f"{h}:{t}": sr for (h, t), sr in asked.items() if sr[0] in mine
         }
-        for key, turn in steps.items():
+        for turn in steps.values():
             assert turn["clock"] == "transcript" and turn["budget_ms"] == doc["time_control"]["move_ms"]
             (line,) = turn["stderr"]
             # Shown escaped: the bidirectional controls and the escape sequence as visible text.
@@ -705,7 +711,7 @@ def test_every_step_of_a_seat_page_shows_only_its_own_bots_times_and_stderr(
     asked = bot_requests(doc)
     for seat in (0, 1, None):
         out = tmp_path / f"inside-{seat}.html"
-        done = golfref("replay", str(hostile_match), "--html", str(out), *(("--seat", str(seat)) if seat is not None else ()))
+        done = golfref("replay", str(hostile_match), "--html", str(out), *as_seat(seat))
         assert done.returncode == 0, done.stderr
         opened = Opened(browser, out)
         try:
@@ -735,7 +741,8 @@ def test_every_step_of_a_seat_page_shows_only_its_own_bots_times_and_stderr(
                 decided = asked.get((got["hole"], got["step"])) if got["kind"] == "step" else None
                 if decided is not None and decided[0] in mine:
                     assert got["turn"] == list(decided) and got["ms"] == "transcript", at
-                    assert f"S{decided[0]}R{decided[1]} I am " in got["text"] and "\\u202e\\u2066 <img src=x" in got["text"]
+                    assert f"S{decided[0]}R{decided[1]} I am " in got["text"], at
+                    assert "\\u202e\\u2066 <img src=x" in got["text"], at
                 else:
                     assert got["turn"] is None and "S0R" not in got["text"] and "S1R" not in got["text"], at
             assert any(f"S{s}-bye" in seen[-1]["text"] for s in mine), "the stderr after the last request, at the end"

@@ -33,7 +33,8 @@ def _traced_match(tmp_path: Path, holes: int, transcript: bool = False) -> tuple
     config.write_text(
         f"match: m\nrules: {{preset: standard, holes: {holes}}}\nseed: 5\n"
         f"players:\n  - {{name: e, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOTS / 'echo_bot.py'))}]}}\n"
-        f"  - {{name: g, builtin: greedy}}\nlog: {{path: {json.dumps(str(log))}, transcript: {str(transcript).lower()}}}\n",
+        f"  - {{name: g, builtin: greedy}}\n"
+        f"log: {{path: {json.dumps(str(log))}, transcript: {str(transcript).lower()}}}\n",
         encoding="utf-8",
     )
     trace = tmp_path / f"m{holes}.trace"

@@ -120,8 +120,7 @@ def replay(
     if report.status is Status.INCOMPLETE:
         err(sanitize(one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
     if html is not None:
-        _write_replay_html(doc, path, html, seat, max_log_mb * MIB, hole=hole, summary=summary, compact=compact,
-                           width=width)  # fmt: skip
+        _write_replay_html(doc, path, html, seat, max_log_mb, hole=hole, summary=summary, compact=compact, width=width)
         return
     color = use_color(sys.stdout, os.environ, no_color)
     for line in _match_lines(doc, path, hole, seat, summary, compact, color, ascii_only, width_number):
@@ -215,7 +214,7 @@ def _signature(path: str, report: Validation, trusted: Ed25519PublicKey | None, 
 
 
 def _write_replay_html(
-    doc: MatchLog, path: str, target: str, seat: int | None, max_bytes: int, **terminal_only: Any
+    doc: MatchLog, path: str, target: str, seat: int | None, max_log_mb: int, **terminal_only: Any
 ) -> None:
     """`golfref replay LOG --html OUT`: the page of a log that validated, with the transcripts beside it."""
     for name, given in terminal_only.items():
@@ -228,7 +227,7 @@ def _write_replay_html(
 
     # A seat's page reads that seat's transcript only: no other seat's can reach it.
     bots = [p.seat for p in doc.players if p.is_bot and (seat is None or p.seat == seat)]
-    transcripts, unread = read_transcripts(Path(path), bots, max_bytes)
+    transcripts, unread = read_transcripts(Path(path), bots, max_log_mb * MIB)
     try:
         page = replay_html(doc, seat, transcripts, unread)
     except ValueError as e:

@@ -8,12 +8,11 @@ the process layer.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Any
-
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from ..config.match import FaultMode, FaultPolicy, TimeControl
 
@@ -220,7 +219,8 @@ def explain_fault(fault: Fault, time: TimeControl, slots: int, taken_ms: float |
     request = f" request {fault.request}" if fault.request is not None else ""
     kind = fault.kind
     if kind is FaultKind.TIMEOUT and fault.request is None:
-        return f"{who} did not say ready within {_ms(time.startup_ms)}, its limit to start (plus {_ms(time.grace_ms)} grace)"
+        limit = f"{_ms(time.startup_ms)}, its limit to start (plus {_ms(time.grace_ms)} grace)"
+        return f"{who} did not say ready within {limit}"
     if kind is FaultKind.TIMEOUT:
         took = f"{who} took {_ms(taken_ms)} without answering" if taken_ms is not None else f"{who} did not answer"
         limit = f"its limit was {_ms(time.move_ms)} per move"
@@ -239,11 +239,11 @@ def explain_fault(fault: Fault, time: TimeControl, slots: int, taken_ms: float |
         slot = _SLOT_ACTION.match(action or "")
         # A slot past the grid is the rule broken only where an action of its kind was a choice at all.
         same_kind = legal is None or (action or "").rsplit(":", 1)[0] + ":" in legal
+        answered = f"{who} answered {action!r}{' to' + request if request else ''}"
         if slot is not None and same_kind and not 0 <= int(slot.group(1)) < slots:
-            return f"{who} answered {action!r}{' to' + request if request else ''} but the grid has {slots} slots (0 to {slots - 1})"
+            return f"{answered} but the grid has {slots} slots (0 to {slots - 1})"
         if action is not None:
-            choices = f": {legal}" if legal else ""
-            return f"{who} answered {action!r}{' to' + request if request else ''}, which was not one of its legal choices{choices}"
+            return f"{answered}, which was not one of its legal choices{f': {legal}' if legal else ''}"
     words = _WORDS.get(kind, kind.value.replace("_", " "))
     return f"{who} {words}{' at' + request if request else ''}: {fault.message}"
 
@@ -266,4 +266,5 @@ def explain_disqualification(
         why = "the fault policy is forfeit: the first fault disqualifies"
     else:
         why = f"its fault number {counted} reached the policy's max_faults ({policy.max_faults})"
-    return f"{who} was disqualified at {where} ({deciding.kind.value}): {why}; the {policy.fallback} fallback played its turns from there, and it is placed last"
+    after = f"the {policy.fallback} fallback played its turns from there, and it is placed last"
+    return f"{who} was disqualified at {where} ({deciding.kind.value}): {why}; {after}"

@@ -145,7 +145,9 @@ def parse_transcript(data: bytes, where: str) -> list[TranscriptLine]:
     return lines
 
 
-def read_transcript(path: Path, max_bytes: int, raise_limit: str = "give --max-log-mb to read more") -> list[TranscriptLine]:
+def read_transcript(
+    path: Path, max_bytes: int, raise_limit: str = "give --max-log-mb to read more"
+) -> list[TranscriptLine]:
     """The lines of the transcript at `path`, read from a regular file of at most `max_bytes` (`files.read_capped`).
 
     UnsafeFile and OSError pass through; TranscriptError for a line that is no transcript line.

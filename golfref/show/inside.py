@@ -103,9 +103,9 @@ def inside_data(
             continue
         taken = waited.get(f.request) if f.request is not None else None
         if f.request is not None and f.request in read.get(f.seat, ({}, []))[0]:
-            turn = read[f.seat][0][f.request]
-            if turn.sent_ms is not None and turn.answer_ms is not None:
-                taken = turn.answer_ms - turn.sent_ms
+            asked = read[f.seat][0][f.request]
+            if asked.sent_ms is not None and asked.answer_ms is not None:
+                taken = asked.answer_ms - asked.sent_ms
         words = sanitize(explain_fault(f, log.time_control, slots, taken, f"{names[f.seat]} (seat {f.seat})"))
         if f.request is not None and f.request in waited:
             faults.setdefault(f.request, []).append(words)
@@ -139,7 +139,8 @@ def inside_data(
             "the log's, against the move limit, and no stderr was recorded per turn."
         )
     else:
-        notes += [f"No transcript of {names[s]} (seat {s}): its times are the log's, no stderr per turn." for s in missing]
+        notes += [f"No transcript of {names[s]} (seat {s}): its times are the log's, no stderr per turn."
+                  for s in missing]  # fmt: skip
     notes += [sanitize(f"The transcript of {names[s]} (seat {s}) could not be read: {why}") for s, why in unread.items()
               if s in bots]  # fmt: skip
     summary = []

@@ -104,7 +104,10 @@ class _Printer(Screen):
             step.request: h for h, step in log.decisions() if step.request is not None
         }
         self._compact_notes: dict[int, dict[int | None, list[str]]] = {}
-        self.waited: dict[int, float] = {s.request: s.ms for _, s in log.decisions() if s.request is not None and s.ms is not None}
+        # How long the referee waited for each request's answer, for the words of a timeout.
+        self.waited: dict[int, float] = {
+            s.request: s.ms for _, s in log.decisions() if s.request is not None and s.ms is not None
+        }
 
     # -- the whole match -----------------------------------------------------------------
 
@@ -372,8 +375,9 @@ class _Printer(Screen):
         words = self.text(fault.message).split(" ")
         out = fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent + 2, self.width)
         if fault.kind in EXPLAINED:
-            why = explain_fault(fault, self.log.time_control, self.rules.rows * self.rules.cols,
-                                self.waited.get(request) if request is not None else None, self.seat_label(seat))  # fmt: skip
+            waited = self.waited.get(request) if request is not None else None
+            slots = self.rules.rows * self.rules.cols
+            why = explain_fault(fault, self.log.time_control, slots, waited, self.seat_label(seat))
             out += fill(f"{pad}  why: ", self.text(why).split(" "), " ", indent + 7, self.width)
         line = fault.line
         if line is not None:

@@ -771,7 +771,8 @@ def _stderr_findings(seat: int, lines: list[_Line], log: MatchLog, requests: dic
             continue
         where = f"transcript line {line.number}"
         if log.schema_version < STDERR_SINCE_VERSION:
-            text = f"a stderr record in the transcript of a version {log.schema_version} log, whose transcripts hold none"
+            version = log.schema_version
+            text = f"a stderr record in the transcript of a version {version} log, whose transcripts hold none"
             findings.append(Finding(Kind.MISMATCH, seat, where, None, text))
             continue
         if record.problem is not None:

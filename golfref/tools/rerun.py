@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from ..config.match import OBJECT, RUNNER, TimeControl
-from ..game.rules import rules_from_dict
 from ..files import LOG_MAX_BYTES, UnsafeFile
+from ..game.rules import rules_from_dict
 from ..match.seat_messages import SeatMessage, log_messages
 from ..record.faults import ALWAYS_DISQUALIFYING
 from ..record.matchlog import read_match_log
@@ -111,7 +111,8 @@ def _stderr_by_request(lines: list[TranscriptLine]) -> dict[int, tuple[str, ...]
     out: dict[int, list[str]] = {}
     for t in lines:
         if t.direction is Direction.STDERR and t.problem is None and t.request is not None:
-            out.setdefault(t.request, []).append(t.text if not t.dropped else f"[golfref: {t.dropped} bytes of stderr cut]")
+            text = t.text if not t.dropped else f"[golfref: {t.dropped} bytes of stderr cut]"
+            out.setdefault(t.request, []).append(text)
     return {rid: tuple(texts) for rid, texts in out.items()}
 
 

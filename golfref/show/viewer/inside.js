@@ -19,7 +19,7 @@ function insideTurn(turn) {
   const limitWords = turn.budget_ms !== undefined ? `its budget of ${limit.toLocaleString("en")} ms for this request`
     : `the move limit of ${limit.toLocaleString("en")} ms`;
   if (turn.ms !== undefined) {
-    const clock = turn.clock === "transcript" ? "the transcript's clock" : "the log's time (no transcript)";
+    const clock = turn.clock === "transcript" ? "the transcript's clock" : "the log's time";
     const time = el("p", { class: "inside-time", "data-ms": turn.ms, "data-limit": limit, "data-clock": turn.clock });
     time.appendChild(document.createTextNode(`decided in ${turn.ms.toLocaleString("en")} ms of ${limitWords}, by ${clock} `));
     const over = turn.ms > limit;
