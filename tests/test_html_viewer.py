@@ -687,14 +687,15 @@ def test_replay_html_finds_the_transcripts_and_a_seat_page_holds_only_its_bots_i
         mine = [0, 1] if seat is None else [seat]
         assert inside["seats"] == mine and inside["transcripts"] == mine and inside["notes"] == []
         steps = inside["steps"]
-        assert {key: (v["seat"], v["request"]) for key, v in steps.items()} == {
+        assert {key: (v["s"], v["r"]) for key, v in steps.items()} == {
             f"{h}:{t}": sr for (h, t), sr in asked.items() if sr[0] in mine
         }
         for turn in steps.values():
-            assert turn["clock"] == "transcript" and turn["budget_ms"] == doc["time_control"]["move_ms"]
-            (line,) = turn["stderr"]
+            # The transcript's clock, against a budget that is the move limit (no bank in this match).
+            assert "clock" not in turn and "budget" not in turn and isinstance(turn["ms"], int)
+            (line,) = turn["err"]
             # Shown escaped: the bidirectional controls and the escape sequence as visible text.
-            assert line.startswith(f"S{turn['seat']}R{turn['request']} I am ") and line.endswith(
+            assert line.startswith(f"S{turn['s']}R{turn['r']} I am ") and line.endswith(
                 '\\u202e\\u2066 <img src=x onerror="window.__pwned=1"> \\x1b[31m'
             ), line
         for other in {0, 1} - set(mine):

@@ -116,20 +116,25 @@ def inside_data(
         for t, step in enumerate(hole.steps):
             if type(step) is not DecisionStep or step.seat not in bots or step.request is None:
                 continue
-            entry: dict[str, Any] = {"seat": step.seat, "request": step.request, "by": step.by.value}
+            # Short keys, defaults left out: a long match has tens of thousands of turns.
+            entry: dict[str, Any] = {"s": step.seat, "r": step.request}
             turn = read.get(step.seat, ({}, []))[0].get(step.request)
             if turn is not None and turn.sent_ms is not None and turn.answer_ms is not None:
-                entry["ms"], entry["clock"] = turn.answer_ms - turn.sent_ms, "transcript"
+                entry["ms"] = turn.answer_ms - turn.sent_ms
             elif step.ms is not None:
-                entry["ms"], entry["clock"] = step.ms, "log"
-            if turn is not None and turn.budget_ms is not None:
-                entry["budget_ms"] = turn.budget_ms
-            if turn is not None:
-                entry["stderr"], entry["before"] = turn.stderr, turn.before
+                entry["ms"] = step.ms
+                if step.seat in read:
+                    entry["clock"] = "log"  # a seat without a transcript has only the log's times
+            if turn is not None and turn.budget_ms is not None and turn.budget_ms != log.time_control.move_ms:
+                entry["budget"] = turn.budget_ms
+            if turn is not None and turn.stderr:
+                entry["err"] = turn.stderr
+            if turn is not None and turn.before:
+                entry["before"] = turn.before
             if step.request in faults:
                 entry["faults"] = faults[step.request]
             if step.by is Chooser.FALLBACK:
-                entry["fallback"] = True
+                entry["fallback"] = 1
             steps[f"{h}:{t}"] = entry
     notes = []
     missing = [s for s in bots if s not in transcripts and s not in unread]

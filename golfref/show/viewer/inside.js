@@ -11,17 +11,19 @@ function insideLines(title, lines, kind) {
   return block;
 }
 
+// A turn: {s: seat, r: request, ms, clock: "log" (else its transcript's, if it has one), budget (else the move
+// limit), err and before (stderr lines), faults (in words), fallback}; see golfref/show/inside.py.
 function insideTurn(turn) {
-  const who = INSIDE.who[turn.seat];
-  const item = el("div", { class: "inside-turn", "data-seat": turn.seat, "data-request": turn.request });
-  item.appendChild(el("h3", null, `${who}, request ${turn.request}`));
-  const limit = turn.budget_ms !== undefined ? turn.budget_ms : INSIDE.move_ms;
-  const limitWords = turn.budget_ms !== undefined ? `its budget of ${limit.toLocaleString("en")} ms for this request`
+  const who = INSIDE.who[turn.s];
+  const item = el("div", { class: "inside-turn", "data-seat": turn.s, "data-request": turn.r });
+  item.appendChild(el("h3", null, `${who}, request ${turn.r}`));
+  const limit = turn.budget !== undefined ? turn.budget : INSIDE.move_ms;
+  const limitWords = turn.budget !== undefined ? `its budget of ${limit.toLocaleString("en")} ms for this request`
     : `the move limit of ${limit.toLocaleString("en")} ms`;
+  const clock = turn.clock || (INSIDE.transcripts.includes(turn.s) ? "transcript" : "log");
   if (turn.ms !== undefined) {
-    const clock = turn.clock === "transcript" ? "the transcript's clock" : "the log's time";
-    const time = el("p", { class: "inside-time", "data-ms": turn.ms, "data-limit": limit, "data-clock": turn.clock });
-    time.appendChild(document.createTextNode(`decided in ${turn.ms.toLocaleString("en")} ms of ${limitWords}, by ${clock} `));
+    const time = el("p", { class: "inside-time", "data-ms": turn.ms, "data-limit": limit, "data-clock": clock });
+    time.appendChild(document.createTextNode(`decided in ${turn.ms.toLocaleString("en")} ms of ${limitWords}, by ${clock === "log" ? "the log's time" : "the transcript's clock"} `));
     const over = turn.ms > limit;
     time.appendChild(el("meter", { min: 0, max: Math.max(limit, turn.ms, 1), value: turn.ms, high: limit, optimum: 0,
       "aria-label": `${turn.ms} ms of ${limit} ms${over ? ", over the limit" : ""}` }));
@@ -35,9 +37,9 @@ function insideTurn(turn) {
     turn.faults.forEach(words => list.appendChild(el("li", { class: "fault" }, words)));
     item.appendChild(list);
   }
-  if (turn.before && turn.before.length) item.appendChild(insideLines(`stderr before request ${turn.request} was sent:`, turn.before, "before"));
-  if (turn.stderr === undefined) return item;
-  if (turn.stderr.length) item.appendChild(insideLines("stderr during this decision:", turn.stderr, "during"));
+  if (turn.before) item.appendChild(insideLines(`stderr before request ${turn.r} was sent:`, turn.before, "before"));
+  if (!INSIDE.transcripts.includes(turn.s)) return item;
+  if (turn.err) item.appendChild(insideLines("stderr during this decision:", turn.err, "during"));
   else item.appendChild(el("p", { class: "muted" }, "no stderr during this decision"));
   return item;
 }
