@@ -236,3 +236,46 @@ def test_replay_bot_shows_what_the_logged_bot_wrote_to_stderr_where_a_bot_diverg
     assert lines[0].startswith(f"diverged at request {first} (hole 0): the log says answered ")
     assert lines[1].startswith("  sent: ")
     assert lines[-2:] == ["  stderr in the match: thinking about r1", "  stderr in the match: chose the first"]
+
+
+TALKING_BOT = r'''
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        sys.stderr.write("starting\n"); sys.stderr.flush()
+        print(json.dumps({"type": "ready", "name": "talking"}), flush=True)
+    elif message["type"] == "request":
+        sys.stderr.write(f"thinking {message['id']}\n"); sys.stderr.flush()
+        print(json.dumps({"type": "answer", "id": message["id"], "action": message["legal"][0]}), flush=True)
+    elif message["type"] == "goodbye":
+        sys.stderr.write("bye\n"); sys.stderr.flush()
+        break
+'''
+
+
+@pytest.mark.process
+def test_a_bot_process_s_stderr_before_its_answer_is_under_its_request(tmp_path: Path) -> None:
+    """Real pipes: what a bot writes to stderr before its answer is read with the answer, whatever the load."""
+    from golfref.config.match import parse_config
+    from golfref.match.referee import run_match
+
+    bot = tmp_path / "talking_bot.py"
+    bot.write_text(TALKING_BOT, encoding="utf-8")
+    config = tmp_path / "m.yaml"
+    config.write_text(
+        "match: m\nrules: {preset: standard, holes: 2}\nseed: 3\n"
+        f"players:\n  - {{name: t, command: [{json.dumps(sys.executable)}, {json.dumps(str(bot))}]}}\n"
+        "  - {name: g, builtin: greedy}\n"
+        "time: {move_ms: 20000, startup_ms: 20000}\n"
+        f"log: {{path: {json.dumps(str(tmp_path / 'm.json'))}, transcript: true}}\n",
+        encoding="utf-8",
+    )
+    result = run_match(parse_config(config.read_text(encoding="utf-8"), source=str(config), base_dir=tmp_path))
+    assert result.faults == ()
+    lines = [json.loads(x) for x in transcript_path(result.log_path, 0).read_text().splitlines()]
+    stderr = [(r["req"], r["line"]) for r in lines if r["dir"] == "stderr"]
+    asked = [json.loads(r["line"])["id"] for r in lines if r["dir"] == "to_bot" and '"request"' in r["line"]]
+    assert stderr[0] == (None, "starting") and stderr[-1] == (None, "bye")
+    assert stderr[1:-1] == [(rid, f"thinking {rid}") for rid in asked]
+    assert findings(result.log_path) == []
