@@ -1,9 +1,14 @@
 """Faults in plain words (golfref/record/faults.py: explain_fault, explain_disqualification), and where
-`golfref replay` prints them."""
+`golfref replay` and `golfref run` print them."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +16,7 @@ from golfref.config.match import FaultMode, FaultPolicy, TimeControl
 from golfref.record.faults import Fault, FaultKind, explain_disqualification, explain_fault
 from golfref.record.log import read_log
 from golfref.show.pretty import render_match
-from tests.conftest import TESTS
+from tests.conftest import BOTS, ROOT, TESTS
 
 
 def fault(kind: FaultKind, message: str, line: str | None = None, request: int | None = 12, seat: int = 1) -> Fault:
@@ -79,3 +84,28 @@ def test_replay_text_explains_faults_and_ends_with_why_a_seat_was_disqualified()
         "quitter (seat 2) was disqualified at request 12 (exited): a fault of kind exited always disqualifies: the "
         "bot cannot answer again; the greedy fallback played its turns from there, and it is placed last"
     )
+
+
+@pytest.mark.process
+def test_run_says_why_with_the_limit_and_why_a_seat_was_disqualified(tmp_path: Path) -> None:
+    config = tmp_path / "m.yaml"
+    config.write_text(
+        "match: m\nrules: {preset: standard, holes: 1}\nseed: 4\ntime: {move_ms: 300, startup_ms: 20000}\n"
+        f"players:\n  - {{name: bad, command: [{json.dumps(sys.executable)}, "
+        f"{json.dumps(str(BOTS / 'bad_bot.py'))}, sleep-forever]}}\n"
+        "  - {name: g, builtin: greedy}\nfaults: {policy: fallback, max_faults: 2}\n"
+        f"log: {{path: {json.dumps(str(tmp_path / 'm.json'))}}}\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, "-m", "golfref", "run", str(config)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    lines = done.stderr.splitlines() + done.stdout.splitlines()
+    why = [line for line in lines if line.startswith("  why: ")]
+    assert len(why) == 1 and re.fullmatch(
+        r"  why: bad \(seat 0\) took [\d,]+ ms without answering request 1; its limit was 300 ms per move "
+        r"\(and 100 ms grace\)", why[0]
+    ), lines
+    assert (
+        "  bad (seat 0) was disqualified at request 2 (timeout): its fault number 2 reached the policy's "
+        "max_faults (2); the greedy fallback played its turns from there, and it is placed last"
+    ) in lines
