@@ -218,7 +218,7 @@ def test_replay_bot_keeps_the_logged_stderr_of_each_request(tmp_path: Path) -> N
     first, second = script.requests[:2]
     assert script.stderr[first] == ("thinking about r1", "chose the first")
     assert script.stderr[second][0] == "y" * STDERR_REQUEST_BYTES
-    assert script.stderr[second][1] == f"[golfref: {10_001 - STDERR_REQUEST_BYTES} bytes of stderr cut]"
+    assert script.stderr[second][1] == f"[golfref: {10_001 - STDERR_REQUEST_BYTES} bytes of stderr cut here]"
 
 
 @pytest.mark.process

@@ -34,6 +34,7 @@ __all__ = [
     "TranscriptLine",
     "StderrRecorder",
     "transcript_path",
+    "cut_text",
     "parse_transcript",
     "read_transcript",
     "read_transcripts",
@@ -78,6 +79,11 @@ class TranscriptLine(NamedTuple):
     """For stderr: bytes cut here (by `STDERR_REQUEST_BYTES` or `STDERR_SEAT_BYTES`)."""
     problem: str | None = None
     """For stderr: why the record is not one golfref writes (its `request` and `dropped` are then 0 / None)."""
+
+
+def cut_text(dropped: int) -> str:
+    """A stderr record's count of bytes cut, as the tools show it in place of the lines it stands for."""
+    return f"[golfref: {dropped} bytes of stderr cut here]"
 
 
 def transcript_path(log_path: Path, seat: int) -> Path:

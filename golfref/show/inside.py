@@ -20,14 +20,10 @@ from typing import Any
 from ..game.rules import rules_from_dict
 from ..record.faults import explain_disqualification, explain_fault
 from ..record.matchlog import Chooser, DecisionStep, MatchLog
-from ..record.transcript import Direction, TranscriptLine
+from ..record.transcript import Direction, TranscriptLine, cut_text
 from .terminal import sanitize
 
 __all__ = ["inside_data"]
-
-
-def _cut(dropped: int) -> str:
-    return f"[golfref: {dropped} bytes of stderr cut here]"
 
 
 class _Turn:
@@ -56,7 +52,7 @@ def _read_turns(lines: Sequence[TranscriptLine]) -> tuple[dict[int, _Turn], list
         if line.direction is Direction.STDERR:
             if line.problem is not None:
                 continue  # not a record golfref writes: the audit reports it, the page leaves it out
-            text = _cut(line.dropped) if line.dropped else sanitize(line.text)
+            text = cut_text(line.dropped) if line.dropped else sanitize(line.text)
             turn = turns.get(line.request) if line.request is not None else None
             (turn.stderr if turn is not None else between).append(text)
             continue

@@ -26,7 +26,14 @@ from ..match.seat_messages import SeatMessage, log_messages
 from ..record.faults import ALWAYS_DISQUALIFYING
 from ..record.matchlog import read_match_log
 from ..record.stderr import REPLAY_STDERR_LINES, stderr_tail
-from ..record.transcript import Direction, TranscriptError, TranscriptLine, read_transcript, transcript_path
+from ..record.transcript import (
+    Direction,
+    TranscriptError,
+    TranscriptLine,
+    cut_text,
+    read_transcript,
+    transcript_path,
+)
 from ..record.validate import Status, validate_file
 from .driver import BotDriver, Reply
 
@@ -111,7 +118,7 @@ def _stderr_by_request(lines: list[TranscriptLine]) -> dict[int, tuple[str, ...]
     out: dict[int, list[str]] = {}
     for t in lines:
         if t.direction is Direction.STDERR and t.problem is None and t.request is not None:
-            text = t.text if not t.dropped else f"[golfref: {t.dropped} bytes of stderr cut]"
+            text = cut_text(t.dropped) if t.dropped else t.text
             out.setdefault(t.request, []).append(text)
     return {rid: tuple(texts) for rid, texts in out.items()}
 
