@@ -753,3 +753,39 @@ def test_every_step_of_a_seat_page_shows_only_its_own_bots_times_and_stderr(
             opened.check_quiet()
         finally:
             opened.close()
+
+
+def test_without_transcripts_the_panel_says_so_and_shows_the_logs_times_and_why_a_seat_left() -> None:
+    doc = read_log(TESTS / "logs" / "faults_3p.json")
+    inside = inside_of(replay_html(doc))
+    assert inside["transcripts"] == [] and inside["notes"][0].startswith("No transcripts beside the log")
+    ms = {f"{h}:{t}": s["ms"] for h, hole in enumerate(doc["holes"]) for t, s in enumerate(hole["steps"])
+          if s.get("request")}  # fmt: skip
+    assert {k: v["ms"] for k, v in inside["steps"].items()} == ms
+    assert all("clock" not in v and "err" not in v for v in inside["steps"].values())
+    (why,) = inside["summary"]
+    assert why.startswith("quitter (seat 2) was disqualified at request 12 (exited): a fault of kind exited")
+    illegal = [w for v in inside["steps"].values() for w in v.get("faults", [])]
+    assert "illegal (seat 1) answered 'swap:99' to request 4 but the grid has 4 slots (0 to 3)" in illegal
+    # A seat's page: its own turns only, the others' faults in no words.
+    mine = inside_of(replay_html(doc, 2))
+    assert {v["s"] for v in mine["steps"].values()} == {2} and mine["summary"] == [why]
+    assert not any("illegal (seat 1)" in w for v in mine["steps"].values() for w in v.get("faults", []))
+
+
+@pytest.mark.process
+def test_a_transcript_that_cannot_be_read_is_named_on_the_page(hostile_match: Path, tmp_path: Path) -> None:
+    log = tmp_path / "m.json"
+    shutil.copyfile(hostile_match, log)
+    shutil.copyfile(hostile_match.with_name(f"{hostile_match.stem}.seat0.transcript.jsonl"),
+                    tmp_path / "m.seat0.transcript.jsonl")  # fmt: skip
+    (tmp_path / "m.seat1.transcript.jsonl").write_text("not json\n", encoding="utf-8")
+    out = tmp_path / "page.html"
+    done = golfref("replay", str(log), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    inside = inside_of(out.read_text(encoding="utf-8"))
+    assert inside["transcripts"] == [0]
+    assert inside["notes"] == [
+        f"The transcript of bob (seat 1) could not be read: {tmp_path / 'm.seat1.transcript.jsonl'} line 1: "
+        "not a transcript line (a JSON object of ms, dir and line)"
+    ]
