@@ -4,7 +4,9 @@ Its playouts play `good`'s heuristic, each seat from what it knows in the sample
 here the two make the same choice at every position of `good`-against-`good` matches, over
 the presets and the options `good` reads (card powers aside: the playout throws a power
 card). Its estimates take a shortcut where every group is two slots or none is shared
-(`Rollout.fast`); the shortcut and the plain computation agree on random grids.
+(`Rollout.fast`); the shortcut and the plain computation agree on random grids. The search
+spends its budget (iterations playouts per legal action) first on every action, then on the
+two that decide.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import random
 
 import pytest
 
-from golfref.game.engine import Game
+from golfref.game import expert
+from golfref.game.engine import Action, Game
 from golfref.game.expert import Rollout
 from golfref.game.good import GoodPolicy
 from golfref.game.rules import Rules, resolve_rules
@@ -87,3 +90,39 @@ def test_rule_sets_cover_what_good_reads() -> None:
         assert isinstance(rules, Rules) and not rules.card_powers
         seen.update(k for k, v in rules.to_dict().items() if v not in (None, False, "off"))
     assert {"lines", "cancel", "pair_scope", "flip_after_throw", "swap_face", "knocking", "jokers"} <= seen
+
+
+def test_the_budget_is_spent_on_the_two_finalists_after_a_first_look_at_every_action(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rules = RULE_SETS["classic"]
+    game, dice = Game(rules), random.Random(3)
+    while game.decision is None or len(game.legal_actions()) <= 2:  # a decision of more than two actions
+        if game.chance is not None:
+            order = list(game.chance)
+            dice.shuffle(order)
+            game.apply_shuffle(order)
+            continue
+        seat = game.to_move
+        assert seat is not None
+        game.apply(GoodPolicy(rules).choose(view(game, seat), game.legal_actions()))
+    seat, legal = game.to_move, game.legal_actions()
+    assert seat is not None
+    played: list[Action] = []
+    real = expert._play_out
+
+    def counted(state: Game, action: Action, rollout: Rollout, rng: random.Random) -> tuple[int, ...]:
+        played.append(action)
+        return real(state, action, rollout, rng)
+
+    monkeypatch.setattr(expert, "_play_out", counted)
+    policy = expert.ExpertPolicy(rules, iterations=50)
+    choice = policy.choose(view(game, seat), legal)
+    assert choice in legal
+    assert len(played) == 50 * len(legal), "the budget is iterations playouts per action"
+    screened = round(50 * expert.SCREEN)
+    counts = sorted((played.count(a) for a in legal), reverse=True)
+    finalists = screened + (50 - screened) * len(legal) // 2
+    assert counts[:2] == [finalists, finalists] and set(counts[2:]) == {screened}
+    good = GoodPolicy(rules).choose(view(game, seat), legal)
+    assert played.count(good) == finalists, "good's choice is always a finalist"

@@ -3,16 +3,21 @@
 For each decision it samples the cards its seat has not seen (every card of the shoe the
 rules make, less the cards its view shows: grids, the discard pile, the drawn card) into
 the places it cannot see (others' and its own face-down slots, the stock), builds that full
-state as an engine `Game`, and plays every legal action out to the hole's end with a fast
-policy (`Rollout`), on the same samples and the same rollout dice for every action (common
-random numbers: the actions are compared on equal luck). It plays the action whose outcome,
-its hole score less the mean of the others', is lowest on average, unless that is within
-the samples' noise of `good`'s choice (CONFIDENCE_Z standard errors of the paired
-differences): then `good`'s choice stands.
+state as an engine `Game`, and plays every legal action out to the hole's end with `good`'s
+heuristic for every seat, each judging by what it knows in that state (`Rollout`, `good` made
+fast on the engine's state), on the same samples and the same rollout dice for every action
+(common random numbers: the actions are compared on equal luck). The budget is `iterations`
+playouts per legal action: with more than two actions, a share (SCREEN) of the samples goes
+to every action and the rest to two finalists, `good`'s choice and the best other so far.
+It plays the finalist whose outcome, its hole score less the mean of the others', is lowest
+on average, unless that is within the samples' noise of `good`'s choice (CONFIDENCE_Z
+standard errors of the paired differences): then `good`'s choice stands. Each choice is so one step of policy improvement
+over `good` (card powers aside, which the playouts never use): the action that does best
+when every seat plays `good` afterwards.
 
 The engine plays the rollouts, so every rule option, layout and player count is searched by
-the rules themselves, with nothing special-cased here. The budget is a number of samples
-(`iterations`), so play never depends on the machine's load; the random source is seeded
+the rules themselves, with nothing special-cased here. The budget is a number of playouts,
+so play never depends on the machine's load; the random source is seeded
 from the policy's own `seed` and the view, never from the match's seed or a hidden card.
 """
 
@@ -31,10 +36,13 @@ from .view import SeatView
 __all__ = ["ExpertPolicy", "Rollout", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "determinize"]
 
 DEFAULT_ITERATIONS = 100
-"""Samples per decision at the default budget (docs/OPPONENTS.md measures it)."""
+"""Playouts per legal action at the default budget (docs/OPPONENTS.md measures it)."""
 MAX_ITERATIONS = 100_000
 CONFIDENCE_Z = 1.5
 """Standard errors by which another action must beat `good`'s choice on the samples to be played instead."""
+
+SCREEN = 0.4
+"""With more than two legal actions, the share of the budget's samples every action gets before the rest goes to the two finalists."""
 
 _D_DRAW = Decision.DRAW
 _D_REVEAL = Decision.REVEAL
@@ -331,10 +339,20 @@ def _paired(group: tuple[int, ...], ranks: list[int], slot: int) -> bool:
 
 
 class ExpertPolicy:
-    """Determinized rollouts: every legal action played out on sampled states; the best average outcome wins."""
+    """Determinized rollouts: every legal action played out on sampled states; the best average outcome wins.
+
+    `z` and `screen` set the guard (CONFIDENCE_Z) and the first look's share (SCREEN) for
+    experiments that measure them; a config sets only `iterations` and `seed`.
+    """
 
     def __init__(
-        self, rules: Rules, iterations: int = DEFAULT_ITERATIONS, seed: int = 0, *, z: float = CONFIDENCE_Z
+        self,
+        rules: Rules,
+        iterations: int = DEFAULT_ITERATIONS,
+        seed: int = 0,
+        *,
+        z: float = CONFIDENCE_Z,
+        screen: float = SCREEN,
     ) -> None:
         if not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError(f"expert: iterations must be 1 to {MAX_ITERATIONS}, got {iterations}")
@@ -342,42 +360,68 @@ class ExpertPolicy:
         self.iterations = iterations
         self.seed = seed
         self.z = z
+        self.screen = screen
         self.rollout = Rollout(rules)
         self.fallback = GoodPolicy(rules)
         self.ids = {c: i for i, c in enumerate(deck_set(rules.decks, rules.jokers is not None, rules.joker_count))}
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
-        """The action with the lowest mean outcome over `iterations` sampled states."""
+        """The action with the lowest mean outcome over sampled states (`iterations` playouts per action on average)."""
         if len(legal) == 1:
             return legal[0]
         # Seeded by the policy's seed and everything the seat sees now (the view's repr is
         # stable: cards, enums and numbers), never by the match's seed.
         rng = random.Random(f"expert|{self.seed}|{seat_view!r}")
-        me = seat_view.seat
-        others = len(seat_view.grids) - 1
+        base = legal.index(self.fallback.choose(seat_view, legal))
+        n = len(legal)
         outcomes: list[list[float]] = [[] for _ in legal]
-        rollout = self.rollout
-        for _ in range(self.iterations):
-            sample = _sample(seat_view, self.ids, rng)
-            if sample is None:
-                return self.fallback.choose(seat_view, legal)
-            dice = rng.getrandbits(64)
-            for j, action in enumerate(legal):
-                game = determinize(self.rules, seat_view, self.ids, sample)
-                scores = _play_out(game, action, rollout, random.Random(dice))
-                outcomes[j].append(scores[me] - (sum(scores) - scores[me]) / others)
-        means = [sum(o) / len(o) for o in outcomes]
-        best = min(range(len(legal)), key=means.__getitem__)
+        screen = max(2, round(self.iterations * self.screen)) if n > 2 else self.iterations
+        if not self._play(seat_view, legal, range(n), min(screen, self.iterations), rng, outcomes):
+            return legal[base]
+        finalists: Sequence[int] = range(n)
+        if screen < self.iterations:
+            # The rest of the budget goes to the two actions that matter: `good`'s choice and
+            # the best of the others so far, so the one comparison that decides is made on
+            # more samples than an even spread over every action would give it.
+            means = [sum(o) / len(o) for o in outcomes]
+            rival = min((j for j in range(n) if j != base), key=means.__getitem__)
+            finalists = (base, rival)
+            self._play(seat_view, legal, finalists, (self.iterations - screen) * n // 2, rng, outcomes)
+        best = min(finalists, key=lambda j: sum(outcomes[j]) / len(outcomes[j]))
         # `good`'s choice stands unless the samples show another action better by more than
         # their noise: the paired differences (the same samples for both) have to be below 0
         # by CONFIDENCE_Z standard errors. Sampling noise alone then seldom overturns a sound heuristic.
-        base = legal.index(self.fallback.choose(seat_view, legal))
-        if best == base or self.iterations < 2:
+        if best == base or len(outcomes[best]) < 2:
             return legal[best]
         diffs = [x - y for x, y in zip(outcomes[best], outcomes[base], strict=True)]
         mean = sum(diffs) / len(diffs)
         spread = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1) / len(diffs)) ** 0.5
         return legal[best] if mean + self.z * spread < 0 else legal[base]
+
+    def _play(
+        self,
+        seat_view: SeatView,
+        legal: Sequence[Action],
+        which: Sequence[int],
+        samples: int,
+        rng: random.Random,
+        outcomes: list[list[float]],
+    ) -> bool:
+        """Play the actions `which` of `legal` out on `samples` more sampled states, each the same
+        for all of them; False if the view does not add up to the shoe."""
+        me = seat_view.seat
+        others = len(seat_view.grids) - 1
+        rollout = self.rollout
+        for _ in range(samples):
+            sample = _sample(seat_view, self.ids, rng)
+            if sample is None:
+                return False
+            dice = rng.getrandbits(64)
+            for j in which:
+                game = determinize(self.rules, seat_view, self.ids, sample)
+                scores = _play_out(game, legal[j], rollout, random.Random(dice))
+                outcomes[j].append(scores[me] - (sum(scores) - scores[me]) / others)
+        return True
 
 
 Sample = tuple[list[list[int]], list[int], int]
