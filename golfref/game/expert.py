@@ -11,9 +11,9 @@ playouts per legal action: with more than two actions, a share (SCREEN) of the s
 to every action and the rest to two finalists, `good`'s choice and the best other so far.
 It plays the finalist whose outcome, its hole score less the mean of the others', is lowest
 on average, unless that is within the samples' noise of `good`'s choice (CONFIDENCE_Z
-standard errors of the paired differences): then `good`'s choice stands. Each choice is so one step of policy improvement
-over `good` (card powers aside, which the playouts never use): the action that does best
-when every seat plays `good` afterwards.
+standard errors of the paired differences): then `good`'s choice stands. Each choice is so
+one step of policy improvement over `good` (card powers aside, which the playouts never
+use): the action that does best when every seat plays `good` afterwards.
 
 The engine plays the rollouts, so every rule option, layout and player count is searched by
 the rules themselves, with nothing special-cased here. The budget is a number of playouts,
@@ -42,7 +42,7 @@ CONFIDENCE_Z = 1.5
 """Standard errors by which another action must beat `good`'s choice on the samples to be played instead."""
 
 SCREEN = 0.4
-"""With more than two legal actions, the share of the budget's samples every action gets before the rest goes to the two finalists."""
+"""With more than two legal actions: the share of the samples every action gets before two finalists get the rest."""
 
 _D_DRAW = Decision.DRAW
 _D_REVEAL = Decision.REVEAL
@@ -97,17 +97,16 @@ class Rollout:
         # match (line cancelling, or pairs in groups of two), a card's effect in a slot is a
         # function of the other cards of its group alone: `_profile` precomputes it per grid.
         self.fast = self.disjoint and (not self.pairs or all(len(g) == 2 for g in self.groups))
+        groups_of = self.group_of
         pairs_only = self.disjoint and all(len(g) == 2 for g in self.groups)
         self.partner: list[int] | None = None
         if pairs_only:
-            self.partner = [-1 if k < 0 else next(t for t in self.groups[k] if t != s) for s, k in enumerate(self.group_of)]
-        self.others = [tuple(t for t in self.groups[k] if t != s) if k >= 0 else () for s, k in enumerate(self.group_of)]
+            self.partner = [-1 if k < 0 else next(t for t in self.groups[k] if t != s) for s, k in enumerate(groups_of)]
+        self.others = [tuple(t for t in self.groups[k] if t != s) if k >= 0 else () for s, k in enumerate(groups_of)]
         self.swap_face_up = rules.swap_face_up
         self.cols = rules.cols
 
-    def seen(
-        self, game: Game, grid: Sequence[int], bit: int, unseen: float = UNSEEN
-    ) -> tuple[list[int], list[float]]:
+    def seen(self, game: Game, grid: Sequence[int], bit: int, unseen: float = UNSEEN) -> tuple[list[int], list[float]]:
         """The ranks and points of `grid` as seat `bit` knows them: unknown cards at `unseen`, matching nothing."""
         up, known, value, rank = game.up, game.known, self.value, self.rank
         ranks = [rank[c] if up[c] or known[c] & bit else -1 - i for i, c in enumerate(grid)]
@@ -288,8 +287,10 @@ class Rollout:
                     rivals = min(self.estimate(game, g, bit, KEPT) for s, g in enumerate(game.grids) if s != seat)
                     if self.total(ranks, points) < rivals - KNOCK_MARGIN:
                         return knock
-            if game.discard and self._best_swap(game, seat, game.discard[-1], self._helper(game, seat))[1] > DRAW_MARGIN:
-                return kinds[_K_DISCARD]
+            if game.discard:
+                _, gain = self._best_swap(game, seat, game.discard[-1], self._helper(game, seat))
+                if gain > DRAW_MARGIN:
+                    return kinds[_K_DISCARD]
             return kinds[_K_STOCK]
         if decision is _D_PLACE:
             helps = self._helper(game, seat)
