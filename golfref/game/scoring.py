@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Rank, Suit
+from .cards import Card, Rank, Suit
 from .rules import Cancel, KnockPenalty, Lines, NegativePairs, PairScope, Rules
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "GridScore",
     "adjust_hole",
     "block_slots",
+    "card_points",
     "card_value",
     "exact_scored",
     "forfeit_score",
@@ -65,6 +66,19 @@ def card_value(rank: Rank, rules: Rules) -> int:
     """Points of one card of `rank` under `rules`."""
     try:
         return rank_values(rules)[rank]
+    except KeyError:
+        raise ValueError("a joker is not in play: the jokers option is off") from None
+
+
+def card_points(card: Card, rules: Rules) -> int:
+    """Points of one card under `rules`: its suit's own value (`suit_values`) where it has one, else its rank's."""
+    plan = _plan(rules)
+    if card.suit is not None and plan.suit_values:
+        points = plan.suit_values.get((id(card.rank), card.suit))
+        if points is not None:
+            return points
+    try:
+        return plan.values[card.rank]
     except KeyError:
         raise ValueError("a joker is not in play: the jokers option is off") from None
 

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
-    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL",
-    "ACTIONS", "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "card_points",
+    "PROTOCOL", "ACTIONS", "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
     "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
 ]  # fmt: skip
 
@@ -238,6 +238,22 @@ def rank_points(rules: Rules) -> dict[str, int]:
     if rules.jokers is not None:
         points["X"] = rules.jokers
     return points
+
+
+def card_points(rules: Rules, card: Card | None, unseen: int = 5, ranks: dict[str, int] | None = None) -> int:
+    """Points of one card under `rules` (None, unseen, counts `unseen`): its suit's own value, else its rank's.
+
+    `ranks` is `rank_points(rules)`, passed to work it out once. What a whole grid adds to its
+    cards' points (blocks, cancelled lines, `joker_pair`, `negative_pairs`, the column
+    bonuses, `exact_score`) and the end-of-hole adjustments between players (`closer_penalty`
+    to `tie_penalty`) are not a card's: `rules` carries them for a bot to weigh.
+    """
+    if card is None:
+        return unseen
+    for key, points in rules.suit_values:
+        if card.startswith(key):
+            return points
+    return (rank_points(rules) if ranks is None else ranks)[card[0]]
 
 
 Choose = Callable[[View, list[str]], str]

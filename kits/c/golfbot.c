@@ -65,6 +65,19 @@ static void read_rules(const json *r, golf_rules *rules) {
             }
         }
     }
+    rules->joker_count_on = off_or(json_get(r, "joker_count"), &rules->joker_count);
+    rules->joker_pair_on = off_or(json_get(r, "joker_pair"), &rules->joker_pair);
+    copy(rules->negative_pairs, sizeof rules->negative_pairs, json_get(r, "negative_pairs"));
+    if (!rules->negative_pairs[0]) strcpy(rules->negative_pairs, "cancel"); /* a protocol-2 hello */
+    rules->two_column_bonus_on = off_or(json_get(r, "two_column_bonus"), &rules->two_column_bonus);
+    rules->jack_columns_bonus_on = off_or(json_get(r, "jack_columns_bonus"), &rules->jack_columns_bonus);
+    const json *exact = json_get(r, "exact_score");
+    rules->exact_score_on = off_or(json_at(exact, 0), &rules->exact_score_from)
+                            && off_or(json_at(exact, 1), &rules->exact_score_to);
+    rules->closer_penalty_on = off_or(json_get(r, "closer_penalty"), &rules->closer_penalty);
+    rules->closer_bonus_on = off_or(json_get(r, "closer_bonus"), &rules->closer_bonus);
+    rules->low_score_bonus_on = off_or(json_get(r, "low_score_bonus"), &rules->low_score_bonus);
+    rules->tie_penalty_on = off_or(json_get(r, "tie_penalty"), &rules->tie_penalty);
     const json *flip = json_get(r, "flip_instead_of_draw");
     rules->flip_instead_of_draw = flip && flip->type == JSON_BOOL && flip->boolean;
     rules->flip_out_on = off_or(json_get(r, "flip_out"), &rules->flip_out);

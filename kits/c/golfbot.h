@@ -47,6 +47,19 @@ typedef struct {
     int suit_points_count;
     char suit_cards[52][3];
     int suit_points[52];
+    /* How a grid's cards add up beyond their points (docs/RULES.md#house-options): they
+       need the whole grid, so golf_points does not apply them. */
+    int joker_count_on, joker_count;         /* jokers in the whole shoe (off: two per deck) */
+    int joker_pair_on, joker_pair;           /* what a cancelled line of jokers scores */
+    char negative_pairs[8];                  /* "cancel" or "keep" */
+    int two_column_bonus_on, two_column_bonus;
+    int jack_columns_bonus_on, jack_columns_bonus;
+    int exact_score_on, exact_score_from, exact_score_to; /* a grid score of exactly from becomes to */
+    /* End-of-hole adjustments that compare the players' scores: they need the whole table. */
+    int closer_penalty_on, closer_penalty;
+    int closer_bonus_on, closer_bonus;
+    int low_score_bonus_on, low_score_bonus;
+    int tie_penalty_on, tie_penalty;
     int flip_instead_of_draw;
     int flip_out_on, flip_out;
 } golf_rules;
@@ -85,7 +98,12 @@ const char *golf_choose(const golf_view *view, const char *const *legal, size_t 
 /* Play one match on stdin/stdout; returns the exit status for main. */
 int golf_play(const char *name, const char *version);
 
-/* Points of a card under `rules` (unseen, NULL, counts `unseen`). */
+/* Points of a card under `rules` (unseen, NULL, counts `unseen`): its suit's own value
+ * (suit_values) where it has one, else its rank's in the card table (card_values). What a
+ * whole grid adds to its cards' points (blocks, cancelled lines, joker_pair,
+ * negative_pairs, the column bonuses, exact_score) and the end-of-hole adjustments between
+ * players (closer_penalty, closer_bonus, low_score_bonus, tie_penalty) are not a card's:
+ * the rules carry them for a bot to weigh. */
 int golf_points(const golf_rules *rules, const char *card, int unseen);
 
 #endif

@@ -18,9 +18,12 @@ const readline = require("readline");
 
 const PROTOCOL = 3;
 
+// `view.rules` is hello.rules as JSON gives it: every field of docs/PROTOCOL.md#hellorules,
+// the house options of protocol 3 included (null where an option is off).
+
 // Points of each rank letter under the rules of hello ("X", a joker, only when jokers are on):
 // hello's card_values (the whole table, protocol 3), else worked out from twos, court_values, jokers.
-// rules.suit_values ("JH": 0) gives some cards other points: look a card up there first.
+// rules.suit_values ("JH": 0) gives some cards other points: cardPoints looks there first.
 function rankPoints(rules) {
   if (rules.card_values && Object.keys(rules.card_values).length) return { ...rules.card_values };
   const court = rules.court_values === "11/12";
@@ -28,6 +31,19 @@ function rankPoints(rules) {
   for (const r of "3456789") points[r] = Number(r);
   if (rules.jokers !== null) points.X = rules.jokers;
   return points;
+}
+
+// Points of one card ("JH", "XR#2"; null where unseen counts `unseen`): its suit's own value
+// (suit_values) where it has one, else its rank's (rankPoints; pass them as `ranks` to look
+// them up once). What a whole grid adds to its cards' points (blocks, cancelled lines,
+// joker_pair, negative_pairs, the column bonuses, exact_score) and the end-of-hole
+// adjustments between players (closer_penalty, closer_bonus, low_score_bonus, tie_penalty)
+// are not a card's: rules carries them for a bot to weigh.
+function cardPoints(rules, card, unseen, ranks = rankPoints(rules)) {
+  if (card === null || card === undefined) return unseen;
+  const bySuit = rules.suit_values || {};
+  const key = card.slice(0, 2);
+  return Object.prototype.hasOwnProperty.call(bySuit, key) ? bySuit[key] : ranks[card[0]];
 }
 
 function send(message) {
@@ -68,4 +84,4 @@ function play(choose, { name, version = "1", onNotice = null } = {}) {
   input.on("close", () => process.exit(0));
 }
 
-module.exports = { PROTOCOL, play, rankPoints };
+module.exports = { PROTOCOL, play, rankPoints, cardPoints };

@@ -52,6 +52,23 @@ pub struct Rules {
     pub card_values: Vec<(u8, i64)>,
     /// Cards whose suit gives them other points ("JH"), over `card_values`.
     pub suit_values: Vec<(String, i64)>,
+    // How a grid's cards add up beyond their points (docs/RULES.md#house-options): they need
+    // the whole grid, so `points` does not apply them. None: off.
+    /// Jokers in the whole shoe (None: two per deck).
+    pub joker_count: Option<i64>,
+    /// What a cancelled line of jokers scores in total.
+    pub joker_pair: Option<i64>,
+    /// "cancel", or "keep": a cancelled line with a negative card keeps its points.
+    pub negative_pairs: String,
+    pub two_column_bonus: Option<i64>,
+    pub jack_columns_bonus: Option<i64>,
+    /// (N, M): a grid score of exactly N becomes M.
+    pub exact_score: Option<(i64, i64)>,
+    // End-of-hole adjustments that compare the players' scores: they need the whole table.
+    pub closer_penalty: Option<i64>,
+    pub closer_bonus: Option<i64>,
+    pub low_score_bonus: Option<i64>,
+    pub tie_penalty: Option<i64>,
     pub flip_instead_of_draw: bool,
     pub flip_out: Option<i64>,
 }
@@ -97,6 +114,11 @@ pub struct View<'a> {
 
 impl Rules {
     /// Points of a card under these rules; an unseen card (None) counts `unseen`.
+    ///
+    /// Its suit's own value (`suit_values`) where it has one, else its rank's in the card
+    /// table. What a whole grid adds (blocks, cancelled lines, `joker_pair`, `negative_pairs`,
+    /// the column bonuses, `exact_score`) and the adjustments between players
+    /// (`closer_penalty` to `tie_penalty`) are not a card's: the fields above carry them.
     pub fn points(&self, card: &Option<Card>, unseen: i64) -> i64 {
         let card = match card {
             Some(card) => card,
@@ -180,6 +202,19 @@ fn read_rules(r: &Value) -> Rules {
                 v.map(|v| (key, v))
             })
             .collect(),
+        joker_count: r.get("joker_count").and_then(Value::int),
+        joker_pair: r.get("joker_pair").and_then(Value::int),
+        // A protocol-2 hello has no house options: "cancel" is the neutral value.
+        negative_pairs: r.get("negative_pairs").and_then(Value::str).unwrap_or("cancel").to_string(),
+        two_column_bonus: r.get("two_column_bonus").and_then(Value::int),
+        jack_columns_bonus: r.get("jack_columns_bonus").and_then(Value::int),
+        exact_score: r
+            .get("exact_score")
+            .and_then(|e| Some((e.at(0)?.int()?, e.at(1)?.int()?))),
+        closer_penalty: r.get("closer_penalty").and_then(Value::int),
+        closer_bonus: r.get("closer_bonus").and_then(Value::int),
+        low_score_bonus: r.get("low_score_bonus").and_then(Value::int),
+        tie_penalty: r.get("tie_penalty").and_then(Value::int),
         flip_instead_of_draw: flag(r.get("flip_instead_of_draw")),
         flip_out: r.get("flip_out").and_then(Value::int),
     }
