@@ -1,18 +1,17 @@
-"""Every kit reads every field of hello.rules, and its points helper scores cards as golfref does.
+"""Every kit reads every field of hello.rules and scores cards, grids and holes as golfref does.
 
 A differential test through each kit's own program: tests/kit_echo/ holds one bot per kit,
 built on that kit's library and its `play` loop, whose answer to every request is a JSON text
-of what the kit read: hello.rules as the kit's Rules type holds it, and the points the kit's
-helper gives every card of the view (`golf_points`, `cardPoints`, `Rules::points`,
-`card_points`). For many random rule sets (every house option drawn, alone and together,
-with random card tables and suit values) the test sends that hello and requests whose
-grids, pile and drawn card hold every card of the shoe, and compares the answers with
-`hello_rules` and with golfref's scorer (`card_points`, the one card table and suit values).
-
-No kit has a grid scorer: what a whole grid adds to its cards' points (cancelled lines,
-blocks, joker_pair, negative_pairs, the column bonuses, exact_score) and the adjustments
-between players (closer_penalty to tie_penalty) are read and exposed, not applied; this
-test checks that each kit exposes them as hello carries them.
+of what the kit read and scored: hello.rules as the kit's Rules type holds it, the points of
+every card of the view (`card_points`, `cardPoints`, `golf_points`, `Rules::points`), each
+grid's score and every seat's hole score (`grid_score` and `hole_scores` by each kit's name).
+For random rule sets (every house option drawn, with random card tables, suit values, cancel
+modes, lines and pair scopes) the test sends that hello and requests whose cards are the
+whole shoe, or, every card seen, grids of a few ranks (so that lines, pairs and blocks
+cancel and jokers pair) with a random closer and knocker; it compares the answers with
+`hello_rules` and golfref's scorer (`card_points`, `score_grid`, `exact_scored`,
+`hole_scores`). tests/test_golfgame_scoring.py holds the Python kit's scorer to the golfgame
+server's own numbers too.
 """
 
 from __future__ import annotations
@@ -22,6 +21,8 @@ import random
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,9 @@ import jsonschema
 import pytest
 
 from golfref import PROTOCOL_VERSION
-from golfref.game.cards import PLAIN_RANKS, PLAIN_SUITS, deck_set, parse_card
-from golfref.game.rules import PRESETS, Rules, RulesError, resolve_rules
-from golfref.game.scoring import card_points
+from golfref.game.cards import PLAIN_RANKS, PLAIN_SUITS, Rank, deck_set, parse_card
+from golfref.game.rules import HOUSE_OPTIONS, PRESETS, Rules, RulesError, resolve_rules
+from golfref.game.scoring import card_points, exact_scored, hole_scores, score_grid
 from golfref.match.protocol import hello_rules
 
 pytestmark = pytest.mark.process
@@ -126,32 +127,56 @@ def random_rules(rng: random.Random) -> Rules:
             overrides["knock_penalty"] = rng.choice([0, 10, "double"])
         if rng.random() < 0.5:
             overrides["decks"] = rng.randint(1, 4)
+        if rng.random() < 0.5:
+            overrides["cancel"] = rng.choice(["line", "pairs"])
+            if overrides["cancel"] == "line":
+                overrides["lines"] = rng.choice(["columns", "columns+rows", "columns+rows+diagonals"])
+            else:
+                overrides["pair_scope"] = rng.choice(["columns", "columns+rows", "grid"])
         try:
             return resolve_rules(preset, overrides, players)
         except RulesError:
             continue  # a combination the rules reject (docs/RULES.md): draw again
 
 
+def _view(
+    rules: Rules, grids: list[list[str | None]], pile: list[str], closer: int | None, knocker: int | None
+) -> dict[str, Any]:
+    return {
+        "seat": 0, "hole": 0, "starter": 0, "to_move": 0, "decision": "place", "grids": grids,
+        "face_up": [[c is not None for c in g] for g in grids], "discard": pile[:-1], "stock_size": 0,
+        "drawn": pile[-1], "drawn_from": "stock", "power": None, "first_target": None, "closer": closer,
+        "knocker": knocker, "turns": [0] * rules.players, "totals": [0] * rules.players, "hole_scores": [],
+    }  # fmt: skip
+
+
 def _requests(rng: random.Random, rules: Rules) -> list[dict[str, Any]]:
-    """Requests whose grids, pile and drawn card between them hold every card of the shoe."""
+    """Requests 1 to 3: grids, pile and drawn card holding every card of the shoe, some unseen.
+
+    Requests 4 to 6: every card seen, grids drawn from a few ranks (so that lines, pairs and
+    blocks cancel, jokers pair, and ties come), a random closer and, where knocking is on, knocker.
+    """
     shoe = [card.name for card in deck_set(rules.decks, rules.jokers is not None, rules.joker_count)]
-    out = []
-    for rid in (1, 2, 3):
+    views = []
+    for _ in range(3):
         cards = list(shoe)
         rng.shuffle(cards)
         grids = [
             [cards.pop() if rng.random() < 0.8 else None for _ in range(rules.cards)] for _ in range(rules.players)
         ]
-        drawn = cards.pop()
-        view = {
-            "seat": 0, "hole": 0, "starter": 0, "to_move": 0, "decision": "place", "grids": grids,
-            "face_up": [[c is not None for c in g] for g in grids], "discard": cards, "stock_size": 0,
-            "drawn": drawn, "drawn_from": "stock", "power": None, "first_target": None, "closer": None,
-            "knocker": None, "turns": [0] * rules.players, "totals": [0] * rules.players, "hole_scores": [],
-        }  # fmt: skip
-        out.append({"type": "request", "id": rid, "decision": "place", "view": view, "events": [],
-                    "legal": ["throw"], "time_ms": 1000})  # fmt: skip
-    return out
+        views.append(_view(rules, grids, cards, None, None))
+    for _ in range(3):
+        ranks = rng.sample(sorted({name[0] for name in shoe}), rng.choice([1, 2, 3]))
+        few = [name for name in shoe if name[0] in ranks]
+        full: list[list[str | None]] = [[rng.choice(few) for _ in range(rules.cards)] for _ in range(rules.players)]
+        closer = rng.choice([None, *range(rules.players)])
+        knocker = rng.choice([None, *range(rules.players)]) if rules.knocking else None
+        views.append(_view(rules, full, [rng.choice(shoe)], closer, knocker))
+    return [
+        {"type": "request", "id": i + 1, "decision": "place", "view": v, "events": [], "legal": ["throw"],
+         "time_ms": 1000}
+        for i, v in enumerate(views)
+    ]  # fmt: skip
 
 
 def _expected_rules(rules: Rules) -> dict[str, Any]:
@@ -165,50 +190,96 @@ def _points(text: str | None, rules: Rules) -> int:
     return UNSEEN if text is None else card_points(parse_card(text), rules)
 
 
-@pytest.mark.parametrize("kit", ["python", "javascript", "c", "rust"])
-def test_a_kit_reads_every_rules_field_and_scores_every_card_as_golfref(kit: str, build_dir: Path) -> None:
-    argv, env = echo_command(kit, build_dir)
+@dataclass(frozen=True)
+class Case:
+    """One rule set: the lines sent to a kit's echo bot, and what each answer must hold."""
+
+    rules: Rules
+    lines: tuple[dict[str, Any], ...]
+    expected: tuple[dict[str, Any], ...]
+    """Per request: the rules and every card's points, and for a grid of cards all seen its scores."""
+
+
+def _expected(rules: Rules, view: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "rules": _expected_rules(rules),
+        "grids": [[_points(c, rules) for c in g] for g in view["grids"]],
+        "discard": [_points(c, rules) for c in view["discard"]],
+        "drawn": _points(view["drawn"], rules),
+    }
+    if all(c is not None for g in view["grids"] for c in g):
+        scored = [_grid_total(g, rules) for g in view["grids"]]
+        out["grid_scores"] = [exact_scored(t, rules) for t in scored]
+        out["hole_scores"] = hole_scores(scored, rules, view["closer"], view["knocker"])
+    return out
+
+
+@cache
+def cases() -> tuple[Case, ...]:
+    """The rule sets and requests every kit is sent (drawn from a fixed seed), checked against the schema once."""
     rng = random.Random(24)
-    seen: set[str] = set()
-    for n in range(RULE_SETS):
+    out = []
+    for _ in range(RULE_SETS):
         rules = random_rules(rng)
-        seen |= {name for name, value in rules.house_dict().items() if value}
         hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": 0,
                  "players": [f"p{i}" for i in range(rules.players)], "rules": hello_rules(rules),
                  "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 1}}  # fmt: skip
         requests = _requests(rng, rules)
-        lines = [hello, *requests, {"type": "goodbye"}]
+        lines = (hello, *requests, {"type": "goodbye"})
         for message in lines:
             VALIDATOR.validate(message)  # the test sends what the protocol says
+        out.append(Case(rules, lines, tuple(_expected(rules, r["view"]) for r in requests)))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("kit", ["python", "javascript", "c", "rust"])
+def test_a_kit_reads_every_rules_field_and_scores_as_golfref(kit: str, build_dir: Path) -> None:
+    argv, env = echo_command(kit, build_dir)
+    for n, case in enumerate(cases()):
         done = subprocess.run(
-            argv, input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True, text=True,
+            argv, input="".join(json.dumps(m) + "\n" for m in case.lines), capture_output=True, text=True,
             env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", **env}, timeout=60,
         )  # fmt: skip
         assert done.returncode == 0 and done.stderr == "", (n, done.stderr)
         answers = [json.loads(line) for line in done.stdout.splitlines()][1:]
-        assert [a["id"] for a in answers] == [1, 2, 3], done.stdout
-        for request, answer in zip(requests, answers, strict=True):
+        assert [a["id"] for a in answers] == [1, 2, 3, 4, 5, 6], done.stdout
+        for request, answer, expected in zip(case.lines[1:], answers, case.expected, strict=False):
             echoed = json.loads(answer["action"])
-            where = f"rule set {n} ({rules.house_dict()}), request {answer['id']}"
-            assert echoed["rules"] == _expected_rules(rules), where
+            where = f"rule set {n} ({case.rules.house_dict()}), request {answer['id']}: {request['view']['grids']}"
+            assert {k: echoed[k] for k in expected} == expected, where
+
+
+def test_the_cases_hold_what_the_kits_must_get_right() -> None:
+    # Not only by chance at this seed: every house option, suit values that differ from their rank's, and
+    # scored grids where each rule of scoring comes into play.
+    seen: set[str] = set()
+    differing = scored = 0
+    shown: set[str] = set()
+    for case in cases():
+        rules = case.rules
+        seen |= {name for name, value in rules.house_dict().items() if value}
+        differing += sum(1 for rank, _, points in rules.suit_values if rules.card_table()[rank] != points)
+        for request, expected in zip(case.lines[1:], case.expected, strict=False):
+            if "grid_scores" not in expected:
+                continue
+            scored += 1
             view = request["view"]
-            assert echoed["grids"] == [[_points(c, rules) for c in g] for g in view["grids"]], where
-            assert echoed["discard"] == [_points(c, rules) for c in view["discard"]], where
-            assert echoed["drawn"] == _points(view["drawn"], rules), where
-    # The draw covers every house option the rules have (not only by chance, at this seed).
-    house = {"card_values", "suit_values", "joker_count", "joker_pair", "negative_pairs", "two_column_bonus",
-             "jack_columns_bonus", "exact_score", "closer_penalty", "closer_bonus", "low_score_bonus",
-             "tie_penalty", "flip_instead_of_draw", "flip_out"}  # fmt: skip
-    assert seen == house, house - seen
+            shown |= {"knocker"} if view["knocker"] is not None else set()
+            for grid in view["grids"]:
+                cards = [parse_card(text) for text in grid]
+                result = score_grid([c.rank for c in cards], rules, [c.suit for c in cards])
+                shown |= {line.kind for line in result.cancelled} | ({"block"} if result.blocks else set())
+                shown |= {"bonus"} if result.bonus else set()
+                if rules.exact_score is not None and result.total == rules.exact_score[0]:
+                    shown.add("exact_score")
+                jokers = [line for line in result.cancelled if all(cards[s].rank is Rank.JOKER for s in line.slots)]
+                shown |= {"joker_pair"} if jokers and rules.joker_pair is not None else set()
+    assert seen == set(HOUSE_OPTIONS), set(HOUSE_OPTIONS) - seen
+    assert differing >= 10 and scored >= 3 * RULE_SETS
+    want = {"column", "row", "diagonal", "grid", "block", "bonus", "exact_score", "joker_pair", "knocker"}
+    assert shown == want, want - shown
 
 
-def test_the_random_rules_give_suits_their_own_points() -> None:
-    # Without a suit value that differs from its rank's, the test above would not tell a kit that ignores suits.
-    rng = random.Random(24)
-    differing = 0
-    for _ in range(RULE_SETS):
-        rules = random_rules(rng)
-        table = rules.card_table()
-        differing += sum(1 for rank, _, points in rules.suit_values if table[rank] != points)
-        _requests(rng, rules)  # the same draws as the test above
-    assert differing >= 10
+def _grid_total(grid: list[str], rules: Rules) -> int:
+    cards = [parse_card(text) for text in grid]
+    return score_grid([c.rank for c in cards], rules, [c.suit for c in cards]).total

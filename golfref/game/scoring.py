@@ -18,6 +18,7 @@ __all__ = [
     "card_value",
     "exact_scored",
     "forfeit_score",
+    "hole_scores",
     "score_grid",
     "rank_values",
 ]
@@ -311,6 +312,24 @@ def exact_scored(total: int, rules: Rules) -> int:
     if rules.exact_score is not None and total == rules.exact_score[0]:
         return rules.exact_score[1]
     return total
+
+
+def hole_scores(totals: Sequence[int], rules: Rules, closer: int | None, knocker: int | None) -> list[int]:
+    """The hole's scores from its grids' totals: `exact_score`, the knock penalty (D4), then `adjust_hole`.
+
+    `closer` and `knocker` are the seats that closed (D3) and knocked (D4), if any; the one
+    that ended the hole first, for `adjust_hole`, is the closer when there is one.
+    """
+    raw = [exact_scored(total, rules) for total in totals] if rules.exact_score is not None else list(totals)
+    scores = list(raw)
+    if knocker is not None and any(raw[s] <= raw[knocker] for s in range(len(raw)) if s != knocker):
+        # D4: a tie for lowest is a failed knock.
+        penalty = rules.knock_penalty
+        if penalty is KnockPenalty.DOUBLE:
+            scores[knocker] += raw[knocker] if raw[knocker] > 0 else 0
+        else:
+            scores[knocker] += penalty
+    return adjust_hole(scores, rules, closer if closer is not None else knocker)
 
 
 def adjust_hole(scores: Sequence[int], rules: Rules, first: int | None) -> list[int]:

@@ -92,7 +92,13 @@ const char *golf_choose(const golf_view *view, const char *const *legal, size_t 
     }
     put("], \"drawn\": ");
     points(r, view->drawn);
-    put("}");
+    put(", \"grid_scores\": [");
+    for (int s = 0; s < view->players; s++) put("%s%d", s ? ", " : "", golf_grid_score(r, view->grids[s], UNSEEN));
+    int scores[GOLF_MAX_SEATS];
+    golf_hole_scores(r, view->grids, view->players, view->closer, view->knocker, UNSEEN, scores);
+    put("], \"hole_scores\": [");
+    for (int s = 0; s < view->players; s++) put("%s%d", s ? ", " : "", scores[s]);
+    put("]}");
     return out;
 }
 

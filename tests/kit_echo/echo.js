@@ -17,5 +17,7 @@ golfbot.play((view, legal) => {
     grids: view.grids.map((grid) => grid.map(points)),
     discard: view.discard.map(points),
     drawn: points(view.drawn),
+    grid_scores: view.grids.map((grid) => golfbot.gridScore(view.rules, grid, UNSEEN)),
+    hole_scores: golfbot.holeScores(view.rules, view.grids, view.closer, view.knocker, UNSEEN),
   });
 }, { name: "javascript-echo" });

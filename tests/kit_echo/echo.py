@@ -25,6 +25,8 @@ def choose(view, legal):
             "grids": [[points(c) for c in grid] for grid in view.grids],
             "discard": [points(c) for c in view.discard],
             "drawn": points(view.drawn),
+            "grid_scores": [golfbot.grid_score(view.rules, grid, UNSEEN) for grid in view.grids],
+            "hole_scores": golfbot.hole_scores(view.rules, view.grids, view.closer, view.knocker, UNSEEN),
         }
     )
 

@@ -63,12 +63,16 @@ fn echo(view: &golfbot::View) -> String {
     let rules: Vec<String> = fields.iter().map(|(k, v)| format!("{}: {}", quote(k), v)).collect();
     let grids: Vec<String> = view.grids.iter().map(|g| list(g.iter().map(points).collect())).collect();
     let discard = list(view.discard.iter().map(|c| points(&Some(c.clone()))).collect());
+    let grid_scores = list(view.grids.iter().map(|g| r.grid_score(g, UNSEEN).to_string()).collect());
+    let hole_scores = list(r.hole_scores(&view.grids, view.closer, view.knocker, UNSEEN).iter().map(i64::to_string).collect());
     format!(
-        "{{\"rules\": {{{}}}, \"grids\": [{}], \"discard\": {}, \"drawn\": {}}}",
+        "{{\"rules\": {{{}}}, \"grids\": [{}], \"discard\": {}, \"drawn\": {}, \"grid_scores\": {}, \"hole_scores\": {}}}",
         rules.join(", "),
         grids.join(", "),
         discard,
-        points(&view.drawn)
+        points(&view.drawn),
+        grid_scores,
+        hole_scores
     )
 }
 
