@@ -557,6 +557,7 @@ def _fuzz_rules(
         }
         if rng.random() < 0.5:
             overrides["decks"] = rng.randint(1, 4)
+        overrides.update(_fuzz_house(rng, overrides["jokers"] != "off"))
         try:
             # The options given are the bot's rules: the fuzz draws only what they leave open.
             rules = resolve_rules(preset, {**overrides, **options}, players)
@@ -567,6 +568,26 @@ def _fuzz_rules(
                 last = (plain, _fuzz_label(preset, plain, players), str(e))
         if last is not None and tries >= _FUZZ_TRIES:
             return last
+
+
+def _fuzz_house(rng: random.Random, jokers: bool) -> dict[str, object]:
+    """The scoring house options of a fuzz draw: each set a third of the time, at a random value."""
+    ranks = [rank.value for rank in Rank if jokers or rank is not Rank.JOKER]
+    drawn: dict[str, object] = {
+        "card_values": {rank: rng.randint(-10, 15) for rank in rng.sample(ranks, 2)},
+        "suit_values": {rng.choice("A23456789TJQK") + rng.choice("SHDC"): rng.randint(-10, 15)},
+        "negative_pairs": "keep",
+        "two_column_bonus": rng.randint(-30, 10),
+        "jack_columns_bonus": rng.randint(-30, 10),
+        "exact_score": [rng.randint(0, 30), rng.randint(-10, 10)],
+        "closer_penalty": rng.randint(0, 20),
+        "closer_bonus": rng.randint(-10, 5),
+        "low_score_bonus": rng.randint(-10, 5),
+        "tie_penalty": rng.randint(0, 10),
+    }
+    if jokers:
+        drawn.update({"joker_count": rng.randint(1, 8), "joker_pair": rng.randint(-10, 10)})
+    return {name: value for name, value in drawn.items() if rng.random() < 1 / 3}
 
 
 def _fuzz_label(preset: str, rules: Rules, players: int) -> str:
