@@ -431,7 +431,6 @@ def build_groups(
                 _Check(f"{tag}: target: a king's second card", _Kind.REQUEST, _target(Rank.KING, True)),
             ],
         )
-        add(_resolve(preset, HOUSE_CHECKED, players, given), functools.partial(_house_checks, preset))
         most = PRESETS[preset]["max_players"]
         add(
             _resolve(preset, {"holes": 1, "decks": 1}, most, given),
@@ -466,6 +465,9 @@ def build_groups(
         drawn, label, skip = _fuzz_rules(rng, presets, layouts, given)
         after = rng.randrange(0, 80)
         add((drawn, skip), [_Check(f"fuzz {i + 1} ({label}, position {after}): a hole", _Kind.SPAN, _countdown(after))])
+    # Last, so that adding them left every other group's seed (its place in the list) as it was.
+    for preset in presets:
+        add(_resolve(preset, HOUSE_CHECKED, players, given), functools.partial(_house_checks, preset))
     return groups
 
 
