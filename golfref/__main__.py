@@ -39,13 +39,16 @@ def leave_now(done: SystemExit) -> None:
     The interpreter's teardown frees, one by one, every object the imports made (typer, pydantic,
     the referee), and its last garbage collection walks them all: 0.1 to 0.3 s after a run's last
     output on a loaded machine (bench/botstart.py), which the operating system does for nothing.
-    Where another thread still runs, the status is no number or the output cannot be flushed, the
-    ordinary exit follows instead, with the objects frozen so that its last collection skips them.
+    Where another thread still runs, a profiler or tracer watches (`python -m cProfile` writes its
+    report after the program returns), the status is no number or the output cannot be flushed,
+    the ordinary exit follows instead, with the objects frozen so that its last collection skips them.
     """
     code = done.code
     threading = sys.modules.get("threading")
+    alone = threading is None or threading.active_count() == 1
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)  # CPython's own, as its exit calls it
-    if type(code) is int and (threading is None or threading.active_count() == 1) and run_exit_functions is not None:
+    if type(code) is int and alone and not watched and run_exit_functions is not None:
         try:
             sys.stdout.flush()
             sys.stderr.flush()

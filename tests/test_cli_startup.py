@@ -193,3 +193,16 @@ def test_a_thread_still_running_gets_the_ordinary_exit() -> None:
     result = python(code)
     assert result.returncode == EXIT_OK, result.stderr
     assert result.stdout.splitlines() == [f"golfref {golfref.__version__}", "the thread finished"]
+
+
+@pytest.mark.process
+def test_a_profiled_run_keeps_its_profile(tmp_path: Path) -> None:
+    # cProfile writes its report once the program has returned: the quick exit must leave it the chance.
+    report = tmp_path / "golfref.prof"
+    result = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(report), "-m", "golfref", "--version"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert result.returncode == EXIT_OK, result.stderr
+    assert result.stdout == f"golfref {golfref.__version__}\n"
+    assert report.stat().st_size > 0
