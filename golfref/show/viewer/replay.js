@@ -141,6 +141,7 @@
     piles(f);
     seats(f);
     closing(index, f);
+    drawInside(f);
     scores(f);
   }
 
