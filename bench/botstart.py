@@ -9,7 +9,8 @@ bots' folder) takes turns with the bare loop of bench/bare_start.py, a fresh pla
 that starts the same bot programs with subprocess, sends the same hello and first request lines
 (the lines golfref sent, from a transcript), and sends goodbye and waits; the interpreter's own
 start is in both. Medians of interleaved rounds, for instant C and Python bots, the sandbox off
-and on (the bare loop never sandboxes: the sandbox's share is golfref's too).
+and on (the bare loop never sandboxes: the sandbox's share is golfref's too). The CPU time is of
+the whole run, so golfref's holds the hole's decisions too (printed), which the bare loop has not.
 
 Both are started with PYTHONDONTWRITEBYTECODE removed from their environment: a user's golfref
 imports its cached bytecode, which a session that sets the variable would compile afresh.
@@ -111,14 +112,18 @@ def _bare_spec(folder: Path, bots: Path, command: list[str]) -> Path:
     golfref_run(config)
     log = Path(json.loads(config.read_text(encoding="utf-8"))["log"]["path"])
     seats = []
+    decisions = 0
     for seat in range(BOTS):
         lines = [
             json.loads(x)["line"] for x in log.with_suffix(f".seat{seat}.transcript.jsonl").read_text().splitlines()
         ]
         lines = [x for x in lines if x.startswith(('{"type":"hello"', '{"type":"request"'))]
+        decisions += len(lines) - 1
         seats.append({"command": command, "cwd": str(bots), "hello": lines[0], "request": lines[1]})
     path = folder / f"bare-{Path(command[-2]).name}.json"
     path.write_text(json.dumps(seats), encoding="utf-8")
+    name = Path(command[-2]).name
+    print(f"  {name}: the hole takes {decisions} decisions (in golfref's CPU time, not in the bare loop's)")
     return path
 
 
