@@ -56,9 +56,13 @@ class FrameKind(enum.Enum):
     """A hole's end: every card turned up and scored (its `step` is the hole's number of steps)."""
 
 
-def replay_html(doc: LogLike, seat: int | None = None) -> str:
-    """The whole page for a log that validated (VALID or INCOMPLETE)."""
-    return render_html(replay_data(doc, seat))
+def replay_html(doc: LogLike, seat: int | None = None, report: str | None = None) -> str:
+    """The whole page for a log that validated (VALID or INCOMPLETE); `report`: a link (relative URL) back to the
+    tournament report the page was written for, which the page shows in its header (`data.report`)."""
+    data = replay_data(doc, seat)
+    if report is not None:
+        data["report"] = report
+    return render_html(data)
 
 
 def json_for_script(data: Any) -> str:
