@@ -105,6 +105,7 @@ def test_a_finite_elo_interval_by_hand() -> None:
     assert p.elo.elo == pytest.approx(-400 * math.log10(1 / mean - 1))  # +279.6
     assert p.elo.low == pytest.approx(-400 * math.log10(1 / (mean - half) - 1), abs=1e-3)
     assert p.elo.high == pytest.approx(-400 * math.log10(1 / (mean + half) - 1), abs=1e-3)
+    assert p.elo.low is not None and p.elo.high is not None
     assert (round(p.elo.low, 1), round(p.elo.high, 1)) == (145.4, 596.9)  # [0.698, 0.969] in points per match
 
 

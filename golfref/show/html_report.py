@@ -270,9 +270,9 @@ def report_data(
             "challenger": challenger,
             **table("gauntlet", tables.gauntlet_table(stats, results.outcomes, challenger)),
             "bars": [
-                _bar(f"{challenger} - {p.name}", pair.diff)
+                _bar(f"{challenger} - {p.name}", vs.diff)
                 for p in stats.players
-                if p.name != challenger and (pair := stats.pair(challenger, p.name)) is not None
+                if p.name != challenger and (vs := stats.pair(challenger, p.name)) is not None
             ],
         }
     outcome_json = []
@@ -304,7 +304,8 @@ def report_data(
                          "rows": by_player, "notes": COLUMN_NOTES["player_seats"]},  # fmt: skip
         "deal_set_pairs": {"tables": deal_sets, "notes": COLUMN_NOTES["deal_sets"]},
         "endings": {
-            "headers": ["player", "holes", "closed", "knocked", "caught", "ended by others", "beat ender", "turn limit"],
+            "headers": ["player", "holes", "closed", "knocked", "caught", "ended by others", "beat ender",
+                        "turn limit"],
             "rows": [[e.name, str(e.holes), str(e.closed), str(e.knocked), str(e.caught), str(e.ended_by_others),
                       str(e.beat_ender), str(e.turn_limit)] for e in endings],
             "notes": COLUMN_NOTES["endings"],

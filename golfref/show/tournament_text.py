@@ -70,22 +70,22 @@ def results_lines(results: TournamentResults) -> list[str]:
         return [f"{shown}: no complete deal set yet{left}"]
     lines = [f"{shown}: {stats.matches} matches, {stats.deal_sets} deal sets{left}; scores are points per hole, "
              "lower is better"]  # fmt: skip
-    sections = (
+    sections: list[tuple[str, list[str]]] = [
         (stats_tables.STANDINGS_TITLE, stats_tables.standings_lines(stats)),
         ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
          stats_tables.pairwise_lines(stats)),
         (stats_tables.OUTCOMES_TITLE, stats_tables.outcome_lines(stats, results.outcomes)),
         ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),
-    )  # fmt: skip
+    ]  # fmt: skip
     challenger = results.stored.challenger
     if challenger is not None and stats.player(challenger) is not None:
         title = (f"gauntlet: {challenger} against each opponent: {challenger} - opponent per hole (negative favours "
                  f"{challenger}), LOS: the chance {challenger} is the better; W-D-L and Elo from {challenger}'s side")
-        sections = (*sections, (title, stats_tables.gauntlet_lines(stats, results.outcomes, challenger)))
+        sections.append((title, stats_tables.gauntlet_lines(stats, results.outcomes, challenger)))
     rule = results.sprt_rule
     if rule is not None and results.sprt_steps:
         title = f"sprt: {rule.player} against {rule.baseline}, one deal set at a time"
-        sections = (*sections, (title, stats_tables.sprt_lines(results.sprt_steps, rule.player, rule.baseline)))
+        sections.append((title, stats_tables.sprt_lines(results.sprt_steps, rule.player, rule.baseline)))
     for title, section in sections:
         lines += ["", sanitize(title), *(sanitize(line) for line in section)]
     return [*lines, "", stats_tables.duplicate_deals_line(stats, results.stored.duplicate_deals)]

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from ..config.match import FailOn
 from ..config.tournament import GateRule, SprtRule
 from ..record.stderr import TERMINAL_STDERR_LINES
-from ..stats.records import DISQUALIFIED, MatchRecord
 from ..stats.outcomes import PairOutcomes, all_pair_outcomes
+from ..stats.records import DISQUALIFIED, MatchRecord
 from ..stats.sprt import GateResult, GateStep, SprtResult, gate_trace, sprt_trace
 from ..stats.stats import TournamentStats, compute_stats, pair_block_differences
 from .runner import PlayerFaults, StoredTournament, fault_summary, gate_result, shown_path
