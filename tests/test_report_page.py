@@ -82,14 +82,15 @@ def verdicts_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A tournament with an SPRT and a gate, its report written by `golfref tournament --html`."""
     tmp = tmp_path_factory.mktemp("verdicts")
     (tmp / "t.yaml").write_text(
-        "tournament: greedy against random\nrules: {preset: knock, layout: 2x2, holes: 3}\n"
-        "players:\n  - {name: greedy, builtin: greedy}\n  - {name: random, builtin: random}\n"
-        "deal_sets: 20\nseed: 3\nresults: out\n"
+        "tournament: three built-ins\nrules: {preset: knock, layout: 2x2, holes: 3}\n"
+        "players:\n  - {name: good, builtin: good}\n  - {name: greedy, builtin: greedy}\n"
+        "  - {name: random, builtin: random}\ndeal_sets: 20\nseed: 3\nresults: out\n"
         "stop:\n  sprt: {player: greedy, baseline: random, d0: 0, d1: -10, alpha: 0.1, beta: 0.1}\n"
-        "gate: {player: greedy, baseline: random, margin: 0.5}\n",
+        "gate: {player: good, baseline: greedy, margin: 3}\n",
         encoding="utf-8",
     )
-    done = golfref("tournament", str(tmp / "t.yaml"), "-q", "--html", str(tmp / "report.html"))
+    # Relative paths, so that the page names the directory as a user would see it (docs/report.png).
+    done = golfref("tournament", "t.yaml", "-q", "--html", "report.html", cwd=tmp)
     assert done.returncode == 0, done.stderr
     assert "replays, each with its seats' pages" in done.stderr
     return tmp
@@ -152,24 +153,29 @@ def test_the_report_data_are_the_statistics_of_the_store(verdicts_dir: Path) -> 
     w = d = losses = 0
     per_set: dict[int, float] = {}
     for r in counted:
+        if "greedy" not in r.seating or "random" not in r.seating:
+            continue
         g, x = r.placings[r.seating.index("greedy")], r.placings[r.seating.index("random")]
         w, d, losses = w + (g < x), d + (g == x), losses + (g > x)
         per_set[r.deal_set] = per_set.get(r.deal_set, 0.0) + (1.0 if g < x else 0.5 if g == x else 0.0)
-    (pair,) = data["outcomes"]["pairs"]
-    assert (pair["a"], pair["wins"], pair["draws"], pair["losses"]) == ("greedy", w, d, losses)
+    (pair,) = [p for p in data["outcomes"]["pairs"] if (p["a"], p["b"]) == ("greedy", "random")]
+    assert (pair["wins"], pair["draws"], pair["losses"]) == (w, d, losses) and len(data["outcomes"]["pairs"]) == 3
     paired = [0] * 5
     for points in per_set.values():
         paired[round(2 * points)] += 1
     assert pair["paired"] == paired and pair["deal_sets"] == len(per_set)
-    # The SPRT's trace: its last LLR is the one the tournament stopped on, between or past its bounds.
+    # The SPRT's trace: its last LLR is the one the tournament stopped on, past one of its bounds.
     sprt = data["sprt"]
     assert sprt["player"] == "greedy" and sprt["d1"] == -10 and len(sprt["trace"]) == len(per_set)
     assert sprt["trace"][-1]["llr"] >= sprt["upper"] or sprt["trace"][-1]["llr"] <= sprt["lower"]
     assert data["gate"]["verdict"] == "pass" and len(data["gate"]["trace"]) == len(per_set)
+    # docs/TOURNAMENT_STATS.md quotes this very trace.
+    quoted = "".join(f"    {line}\n" for line in sprt["lines"])
+    assert quoted in (ROOT / "docs" / "TOURNAMENT_STATS.md").read_text(encoding="utf-8")
     # Hole endings: every counted hole of each player once.
     holes = {row[0]: int(row[1]) for row in data["endings"]["rows"]}
-    played = sum(len(r.hole_scores) for r in counted)
-    assert holes == {"greedy": played, "random": played}
+    played = {n: sum(len(r.hole_scores) * r.seating.count(n) for r in counted) for n in ("good", "greedy", "random")}
+    assert holes == played
 
 
 # -- in the browser ------------------------------------------------------------------------------
@@ -267,8 +273,8 @@ def test_the_interval_bars_carry_their_numbers_as_text(browser: Browser, verdict
             assert said in chart["label"]
             assert [said] == [t for label, t in chart["bars"] if label == bar["label"]]
         (pairs,) = opened.page.evaluate(_BARS, "pairwise-bars")
-        (bar,) = data["pairwise_bars"]
-        assert f"{bar['label']}: {bar['mean']:+.3f}, 95% CI [{bar['low']:+.3f}, {bar['high']:+.3f}]" in pairs["label"]
+        bar = data["pairwise_bars"][0]
+        assert len(pairs["bars"]) == 3 and f"{bar['label']}: {bar['mean']:+.3f}, 95% CI [{bar['low']:+.3f}, {bar['high']:+.3f}]" in pairs["label"]
         # The traces: a chart with a text alternative naming its last value, and every value in a table.
         llr = data["sprt"]["trace"][-1]["llr"]
         label = opened.page.get_attribute("#sprt-chart svg[role=img]", "aria-label") or ""
@@ -276,7 +282,7 @@ def test_the_interval_bars_carry_their_numbers_as_text(browser: Browser, verdict
         assert opened.page.locator("#sprt-trace tbody tr").count() == len(data["sprt"]["trace"])
         assert opened.page.get_attribute("#gate-chart svg[role=img]", "aria-label")
         verdicts = opened.page.locator("#verdicts li").all_inner_texts()
-        assert verdicts[0].startswith("Gate: pass: greedy - random = ") and verdicts[1].startswith("SPRT: SPRT accept")
+        assert verdicts[0].startswith("Gate: pass: good - greedy = ") and verdicts[1].startswith("SPRT: SPRT accept")
         opened.check_quiet()
     finally:
         opened.close()

@@ -189,7 +189,7 @@ def elo_text(value: float | None) -> str:
         return _NONE
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.1f}"
+    return f"{value + 0.0:+.1f}" if round(value, 1) else "+0.0"  # no "-0.0" for an even score
 
 
 def _elo_interval(p: PairOutcomes) -> str:
