@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import gc
 import json
 import os
 import sys
@@ -202,6 +203,9 @@ def run(
     sandbox_warning(cfg.sandbox)
     in_process_warning(cfg.sandbox, cfg.players)
     live = _live_line(cfg, quiet, as_json)
+    # What start-up made (modules, the CLI, the schemas) lives as long as the process: out of the
+    # collector's sight, the collections a long match triggers no longer walk it (bench/wholerun.py).
+    gc.freeze()
     with _match_errors(), live if live is not None else contextlib.nullcontext():
         result = run_match(
             cfg,
