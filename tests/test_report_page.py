@@ -274,7 +274,8 @@ def test_the_interval_bars_carry_their_numbers_as_text(browser: Browser, verdict
             assert [said] == [t for label, t in chart["bars"] if label == bar["label"]]
         (pairs,) = opened.page.evaluate(_BARS, "pairwise-bars")
         bar = data["pairwise_bars"][0]
-        assert len(pairs["bars"]) == 3 and f"{bar['label']}: {bar['mean']:+.3f}, 95% CI [{bar['low']:+.3f}, {bar['high']:+.3f}]" in pairs["label"]
+        said = f"{bar['label']}: {bar['mean']:+.3f}, 95% CI [{bar['low']:+.3f}, {bar['high']:+.3f}]"
+        assert len(pairs["bars"]) == 3 and said in pairs["label"]
         # The traces: a chart with a text alternative naming its last value, and every value in a table.
         llr = data["sprt"]["trace"][-1]["llr"]
         label = opened.page.get_attribute("#sprt-chart svg[role=img]", "aria-label") or ""
@@ -375,6 +376,44 @@ def test_every_colour_pair_of_the_report_has_aa_contrast(browser: Browser, verdi
             opened.page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
             opened.page.screenshot(path=str(ROOT / "docs" / "report.png"), full_page=False)
             opened.page.locator("#sprt-section").screenshot(path=str(ROOT / "docs" / "report-sprt.png"))
+        opened.check_quiet()
+    finally:
+        opened.close()
+
+
+@pytest.mark.process
+@needs_browser
+def test_a_gauntlet_report_shows_the_challenger_against_each_opponent(browser: Browser, tmp_path: Path) -> None:
+    (tmp_path / "g.yaml").write_text(
+        "tournament: g\nrules: {preset: standard, layout: 2x2, holes: 2}\nplayers:\n  - {name: new, builtin: good}\n"
+        "  - {name: greedy, builtin: greedy}\n  - {name: random, builtin: random}\n"
+        "format: {type: gauntlet, challenger: new, table: 2}\ndeal_sets: 3\nseed: 4\nresults: out\n",
+        encoding="utf-8",
+    )
+    done = golfref("tournament", "g.yaml", "-q", "--html", "g.html", "--no-replays", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^gauntlet: new against each opponent", done.stdout, flags=re.M)
+    data = page_data((tmp_path / "g.html").read_text(encoding="utf-8"))
+    stored = load_stored(tmp_path / "out")
+    gauntlet = data["gauntlet"]
+    assert gauntlet["challenger"] == "new" and [row[0] for row in gauntlet["rows"]] == ["greedy", "random"]
+    # Each row is new against that opponent alone: its deal sets' differences, recomputed here.
+    for row, bar in zip(gauntlet["rows"], gauntlet["bars"], strict=True):
+        diffs = []
+        shared = [r for r in stored.counted() if row[0] in r.seating]
+        for d in sorted({r.deal_set for r in shared}):
+            ms = [r for r in shared if r.deal_set == d]
+
+            def per_hole(name: str, ms: list[Any] = ms) -> float:
+                return sum(sum(h[r.seating.index(name)] for h in r.hole_scores) for r in ms) / (2 * len(ms))
+
+            diffs.append(per_hole("new") - per_hole(row[0]))
+        assert float(row[2]) == pytest.approx(sum(diffs) / len(diffs), abs=5e-4) and bar["label"] == f"new - {row[0]}"
+    opened = Opened(browser, tmp_path / "g.html", tmp_path)
+    try:
+        assert opened.page.locator("#gauntlet-section").is_visible()
+        assert opened.page.locator("#gauntlet tbody tr").count() == 2
+        assert opened.page.locator("#gauntlet-bars g.bar").count() == 2
         opened.check_quiet()
     finally:
         opened.close()
