@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..files import write_text
+from ..files import LOG_MAX_BYTES, write_text
 from ..record.matchlog import MatchLog, as_match_log
+from ..record.transcript import read_transcripts
 from ..record.validate import Status, validate_file
 from ..stats import tables
 from ..stats.outcomes import HoleEnding, deal_set_pairs, ending_counts, outcome_of, player_seats
@@ -82,17 +83,22 @@ def write_report(results: TournamentResults, target: Path, replays: bool = True)
         if check.status is not Status.VALID or check.doc is None:
             problems[m.record.match_index] = f"{check.status.value}: {check.message}"
             continue
-        logs[m.record.match_index] = as_match_log(check.doc)
+        log = logs[m.record.match_index] = as_match_log(check.doc)
         if not replays:
             continue
         stem = Path(m.log_path).stem
         back = _link(target, folder)
+        # The transcripts beside the log, when the tournament kept them; a seat's page gets its own seat's only.
+        bots = [p.seat for p in log.players if p.is_bot]
+        transcripts, unread = read_transcripts(stored.directory / m.log_path, bots, LOG_MAX_BYTES)
         page = folder / f"{stem}.html"
-        write_text(page, replay_html(check.doc, report=back))
+        write_text(page, replay_html(log, None, transcripts, unread, report=back))
         seats = []
         for seat in range(len(m.record.seating)):
             seat_page = folder / f"{stem}.seat{seat}.html"
-            write_text(seat_page, replay_html(check.doc, seat, report=back))
+            mine = {s: lines for s, lines in transcripts.items() if s == seat}
+            why = {s: text for s, text in unread.items() if s == seat}
+            write_text(seat_page, replay_html(log, seat, mine, why, report=back))
             seats.append(_link(seat_page, target.parent))
         links[m.record.match_index] = {"replay": _link(page, target.parent), "seats": seats}
     data = report_data(results, links, problems, logs, replays)

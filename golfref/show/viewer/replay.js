@@ -147,6 +147,7 @@
     piles(f);
     seats(f);
     closing(index, f);
+    drawInside(f);
     scores(f);
   }
 
