@@ -417,3 +417,40 @@ def test_a_gauntlet_report_shows_the_challenger_against_each_opponent(browser: B
         opened.check_quiet()
     finally:
         opened.close()
+
+
+@pytest.mark.process
+def test_standings_shows_the_stored_sprt_and_gate_but_only_its_own_gate_decides(
+    verdicts_dir: Path, tmp_path: Path
+) -> None:
+    from golfref.tournament.runner import VERDICT_RULES_META
+    from golfref.tournament.store import Store
+
+    copy = tmp_path / "out"
+    shutil.copytree(verdicts_dir / "out", copy)
+    # The last run's gate made one that fails: standings shows its verdict, and still exits 0.
+    with Store(copy, create=False) as store:
+        kept = json.loads(store.meta(VERDICT_RULES_META) or "{}")
+        kept["gate"] = {"player": "random", "baseline": "good", "margin": 0.0, "confidence": 0.95}
+        store.set_meta({VERDICT_RULES_META: json.dumps(kept)})
+    done = golfref("standings", str(copy), "--junit", str(tmp_path / "j.xml"))
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^gate: fail: random - good = .* above the margin \+0", done.stdout, flags=re.M)
+    assert re.search(r"^LLR by deal sets seen: 1: \+0\.000, ", done.stdout, flags=re.M)
+    assert "gate" not in (tmp_path / "j.xml").read_text(encoding="utf-8")  # nor is it a JUnit verdict
+    # Its own --gate decides, as before.
+    assert golfref("standings", str(copy), "--gate", "random <= good").returncode == 1
+
+
+@pytest.mark.process
+def test_a_damaged_stored_verdict_rule_is_one_line(verdicts_dir: Path, tmp_path: Path) -> None:
+    from golfref.tournament.runner import VERDICT_RULES_META
+    from golfref.tournament.store import Store
+
+    copy = tmp_path / "out"
+    shutil.copytree(verdicts_dir / "out", copy)
+    with Store(copy, create=False) as store:
+        store.set_meta({VERDICT_RULES_META: json.dumps({"sprt": None, "gate": {"player": "good", "baseline": "good"}})})
+    done = golfref("standings", str(copy))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert f"its store's {VERDICT_RULES_META} cannot be read: gate: player and baseline are both 'good'" in done.stderr

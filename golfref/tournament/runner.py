@@ -38,7 +38,7 @@ from ..stats.sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate
 from ..stats.stats import TournamentStats, complete_deal_sets, pair_block_differences
 from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
 from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
-from .store import Store, StoredMatch
+from .store import Store, StoredMatch, StoreError
 
 __all__ = [
     "TournamentError",
@@ -172,13 +172,29 @@ def load_stored(directory: Path) -> StoredTournament:
     shown = {m.record.match_index for m in matches}
     changed = tuple(BotChange(i, p, c) for i, pairs in sorted(found.items()) if i in shown for p, c in pairs)
     canonical = json.loads(config) if config else {}
-    kept = json.loads(rules) if rules else {}
+    sprt_rule, gate_rule = _verdict_rules(directory, rules)
     return StoredTournament(
         directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name, changed,
         challenger=canonical.get("challenger") if canonical.get("format") == "gauntlet" else None,
-        sprt_rule=None if kept.get("sprt") is None else SprtRule(**kept["sprt"]),
-        gate_rule=None if kept.get("gate") is None else GateRule(**kept["gate"]),
+        sprt_rule=sprt_rule, gate_rule=gate_rule,
     )  # fmt: skip
+
+
+def _verdict_rules(directory: Path, text: str | None) -> tuple[SprtRule | None, GateRule | None]:
+    """The SPRT and the gate a store keeps (`VERDICT_RULES_META`), checked as a config's are; StoreError if damaged."""
+    if not text:
+        return None, None
+    try:
+        kept = json.loads(text)
+        sprt_rule = None if kept.get("sprt") is None else SprtRule(**kept["sprt"])
+        gate_rule = None if kept.get("gate") is None else GateRule(**kept["gate"])
+        if sprt_rule is not None:
+            SprtConfig(d0=sprt_rule.d0, d1=sprt_rule.d1, alpha=sprt_rule.alpha, beta=sprt_rule.beta)
+        if gate_rule is not None:
+            Gate(gate_rule.player, gate_rule.baseline, gate_rule.margin, gate_rule.confidence)
+    except (ValueError, TypeError, AttributeError) as e:
+        raise StoreError(f"{directory}: its store's {VERDICT_RULES_META} cannot be read: {e}") from None
+    return sprt_rule, gate_rule
 
 
 VERDICT_RULES_META = "verdict_rules"
