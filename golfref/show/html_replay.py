@@ -64,14 +64,19 @@ def replay_html(
     seat: int | None = None,
     transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
     unread: Mapping[int, str] | None = None,
+    report: str | None = None,
 ) -> str:
     """The whole page for a log that validated (VALID or INCOMPLETE), with its bot panel.
 
     `transcripts` are the seats' transcripts (`record.transcript.read_transcripts`), `unread`
     why a seat's could not be read; without them the panel shows the log's times only.
+    `report`: a link (relative URL) back to the tournament report the page was written for,
+    which the page shows in its header (`data.report`).
     """
     log = as_match_log(doc)
     data = replay_data(log, seat)
+    if report is not None:
+        data["report"] = report
     frames = data["frames"]
     last = (frames[-1]["hole"], frames[-1]["step"], frames[-1]["kind"]) if frames else None
     return render_html(data, inside=inside_data(log, seat, transcripts or {}, unread or {}, last))
