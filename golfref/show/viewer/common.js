@@ -39,7 +39,8 @@ function marker(i, x, y, colour) {
 
 // A line chart: series [{name, points: [[x, y], ...]}], axis titles, an optional band at x.
 function lineChart(series, opts) {
-  const W = 640, H = 260, L = 48, R = 12, T = 12, B = 36;
+  // opts.width: the chart's width in CSS pixels, so that its labels are drawn at their own size on a phone.
+  const W = opts.width || 640, H = 260, L = 48, R = 12, T = 12, B = 36;
   const xs = series.flatMap(s => s.points.map(p => p[0]));
   const ys = series.flatMap(s => s.points.map(p => p[1]));
   const x0 = opts.xMin !== undefined ? opts.xMin : Math.min(0, ...xs), x1 = Math.max(x0 + 1, ...xs);

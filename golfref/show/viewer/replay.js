@@ -13,6 +13,12 @@
   const $ = id => document.getElementById(id);
   const slider = $("slider");
   let current = -1;
+  // A page written beside a tournament report links back to it (data.report, a relative URL).
+  if (DATA.report) {
+    const back = el("p", { class: "small" });
+    back.appendChild(el("a", { id: "report-link", href: DATA.report }, "Back to the tournament report"));
+    $("title").after(back);
+  }
 
   // -- cards ----------------------------------------------------------------------------
 
@@ -141,6 +147,7 @@
     piles(f);
     seats(f);
     closing(index, f);
+    drawInside(f);
     scores(f);
   }
 
