@@ -109,6 +109,7 @@ def test_the_program_checks_the_architecture_first() -> None:
     assert (op, k) == (0x20, 4)  # BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)
 
 
+@pytest.mark.process  # find_library runs ldconfig in a child process
 def test_pyseccomp_finds_its_libraries_by_soname_as_the_ordinary_lookup_does() -> None:
     # seccomp._sonames_first spares pyseccomp's import two runs of ldconfig: the libraries it then
     # loads must be the ones the ordinary lookup names, and the ordinary lookup comes back after.
