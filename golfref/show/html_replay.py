@@ -10,7 +10,11 @@ and each hole's end. Every card a frame names comes through the one gate, `view.
 - without one, a frame holds what the players knew between them (as `golfref replay`
   prints it): a face-down card shows once any seat has seen it.
 
-`render_html(data)` puts the frames into a page whose script draws them. The page loads
+`render_html(data)` puts the frames into a page whose script draws them, each frame written as
+what changed since the one before (`pack_frames`; the page's script and `unpack_frames` undo
+it): a frame repeats the whole table, and a 36-hole 8-player match's full frames make a page
+of several megabytes. Packing only leaves out what the frame before already held, so a seat
+page still holds nothing its seat did not see. The page loads
 nothing: styles, script and data are inline, and the data sits in a
 `<script type="application/json">` with `<` escaped, read with `JSON.parse` and put into
 the page with `textContent` only, so no text a bot controls is ever read as markup.
@@ -23,6 +27,7 @@ import base64
 import enum
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
@@ -37,10 +42,26 @@ from ..record.faults import Fault
 from ..record.matchlog import Chooser, DecisionStep, LogLike, LogPlayer, MatchLog, as_match_log, history_from_log
 from .terminal import hole_label, show_bidi
 
-__all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
+__all__ = [
+    "FrameKind",
+    "replay_data",
+    "render_html",
+    "replay_html",
+    "json_for_script",
+    "card_label",
+    "pack_frames",
+    "unpack_frames",
+]
 
-DATA_VERSION = 1
-"""The version of the page's data (`data.version`), for scripts that read a page's frames."""
+DATA_VERSION = 2
+"""The version of the page's data (`data.version`), for scripts that read a page's frames.
+
+2: `frames` packed (`pack_frames`); frames carry `request` and `last`; the header `report`."""
+
+PATCH = "~"
+"""The one key of a packed list's patch: `{"~": [[index, value], ...]}` (`pack_frames`)."""
+REMOVED = "-"
+"""The key of a packed frame that lists the keys the frame before had and this one has not."""
 
 
 class FrameKind(enum.Enum):
@@ -56,9 +77,59 @@ class FrameKind(enum.Enum):
     """A hole's end: every card turned up and scored (its `step` is the hole's number of steps)."""
 
 
-def replay_html(doc: LogLike, seat: int | None = None) -> str:
-    """The whole page for a log that validated (VALID or INCOMPLETE)."""
-    return render_html(replay_data(doc, seat))
+def replay_html(doc: LogLike, seat: int | None = None, report: str | None = None) -> str:
+    """The whole page for a log that validated (VALID or INCOMPLETE); `report`: a link back (`replay_data`)."""
+    data = replay_data(doc, seat, report)
+    return render_html({**data, "frames": pack_frames(data["frames"])})
+
+
+def pack_frames(frames: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each frame as what changed since the frame before (the first against nothing).
+
+    A packed frame holds the keys whose value changed, with the new value; a list as long as
+    the one before becomes a patch of the items that changed, `{"~": [[index, value], ...]}`
+    (each value packed the same way), and `"-"` lists the keys that are gone. It holds
+    nothing that is not in the frames, so packing keeps every seat page to what its seat saw.
+    """
+    out: list[dict[str, Any]] = []
+    prev: dict[str, Any] = {}
+    for frame in frames:
+        delta = {k: _pack_value(prev[k], v) if k in prev else v for k, v in frame.items() if k not in prev or prev[k] != v}
+        gone = [k for k in prev if k not in frame]
+        if gone:
+            delta[REMOVED] = gone
+        out.append(delta)
+        prev = frame
+    return out
+
+
+def _pack_value(old: Any, new: Any) -> Any:
+    if isinstance(old, list) and isinstance(new, list) and old and len(old) == len(new):
+        return {PATCH: [[i, _pack_value(a, b)] for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]}
+    return new
+
+
+def unpack_frames(packed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames `pack_frames` packed (what the page's script does on opening)."""
+    out: list[dict[str, Any]] = []
+    prev: dict[str, Any] = {}
+    for delta in packed:
+        frame = {k: v for k, v in prev.items() if k not in delta.get(REMOVED, ())}
+        for k, v in delta.items():
+            if k != REMOVED:
+                frame[k] = _unpack_value(prev.get(k), v)
+        out.append(frame)
+        prev = frame
+    return out
+
+
+def _unpack_value(old: Any, new: Any) -> Any:
+    if isinstance(new, dict) and list(new) == [PATCH] and isinstance(old, list):
+        items = list(old)
+        for i, value in new[PATCH]:
+            items[i] = _unpack_value(old[i], value)
+        return items
+    return new
 
 
 def json_for_script(data: Any) -> str:
@@ -113,16 +184,26 @@ def _asset(name: str) -> str:
 # -- the frames ----------------------------------------------------------------------------
 
 
-def replay_data(doc: LogLike, seat: int | None = None) -> dict[str, Any]:
-    """The page's data: the match header and one frame per deal, step and hole end.
+def replay_data(doc: LogLike, seat: int | None = None, report: str | None = None) -> dict[str, Any]:
+    """The page's data: the match header and one frame per deal, step and hole end (unpacked).
 
-    Raises ValueError when the seat is out of range or the log does not replay.
+    `report`: a relative URL of the tournament report the page links back to (None: no link).
+    Raises ValueError when the seat is out of range, the report link is not a relative URL or
+    the log does not replay.
     """
     log = as_match_log(doc)
     rules = rules_from_dict(log.rules)
     if seat is not None and not 0 <= seat < rules.players:
         raise ValueError(f"seat {seat} is out of range: this match has seats 0 to {rules.players - 1}")
-    return _Recorder(log, rules, seat).run()
+    if report is not None and (_SCHEME.match(report) or report.startswith(("/", "\\")) or not report.strip()):
+        raise ValueError(f"report link {report!r}: not a relative URL (a page beside this one, like ../report.html)")
+    data = _Recorder(log, rules, seat).run()
+    data["report"] = report
+    return data
+
+
+# A URL scheme (`javascript:`, `https:`): a report link is a relative path, never one.
+_SCHEME = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 class _Recorder:
@@ -267,6 +348,8 @@ class _Recorder:
             frame["seat"] = step.seat
             frame["action"] = step.action
             frame["by"] = step.by.value
+            frame["request"] = step.request
+            frame["last"] = last_move(news)
             request = step.request
             if request is not None:
                 faults = self.by_request.get(request, [])
@@ -374,6 +457,32 @@ class _Recorder:
             ],
             "frames": self.frames,
         }
+
+
+def last_move(news: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Where the move just made touched the table, from its events: for the page to mark it.
+
+    `from`: the pile a card was drawn from; `slots`: the `[seat, slot]` pairs whose card was
+    swapped, flipped or revealed; `thrown`: whether a card went onto the discard pile. Places
+    only, never a card: nothing here can tell a seat more than the move's words do.
+    """
+    out: dict[str, Any] = {}
+    slots: list[list[int]] = []
+    for ev in news:
+        kind = ev["event"]
+        if kind == "draw":
+            out["from"] = ev["from"]
+        elif kind in ("swap", "flip", "reveal"):
+            slots.append([ev["seat"], ev["slot"]])
+        elif kind == "power_swap":
+            slots.extend(list(pair) for pair in ev["cards"])
+        if kind in ("swap", "throw"):
+            out["thrown"] = True
+        if kind == "knock":
+            out["knock"] = ev["seat"]
+    if slots:
+        out["slots"] = slots
+    return out
 
 
 def card_label(card: Card) -> str:
