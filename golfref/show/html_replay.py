@@ -83,24 +83,34 @@ def replay_html(doc: LogLike, seat: int | None = None, report: str | None = None
     return render_html({**data, "frames": pack_frames(data["frames"])})
 
 
-def pack_frames(frames: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each frame as what changed since the frame before (the first against nothing).
+def pack_frames(frames: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The frames as `{"keys": [...], "packed": [...]}`: each frame as what changed since the one before.
 
-    A packed frame holds the keys whose value changed, with the new value; a list as long as
-    the one before becomes a patch of the items that changed, `{"~": [[index, value], ...]}`
-    (each value packed the same way), and `"-"` lists the keys that are gone. It holds
-    nothing that is not in the frames, so packing keeps every seat page to what its seat saw.
+    A packed frame holds the keys whose value changed (the first frame: all of them), each
+    written as its index in `keys`, with the new value; a list as long as the one before
+    becomes a patch of the items that changed, `{"~": [[index, value], ...]}` (each value
+    packed the same way), and `"-"` lists the keys that are gone. It holds nothing that is not
+    in the frames, so packing keeps every seat page to what its seat saw.
     """
+    keys: dict[str, str] = {}
+
+    def key(name: str) -> str:
+        return keys.setdefault(name, str(len(keys)))
+
     out: list[dict[str, Any]] = []
     prev: dict[str, Any] = {}
     for frame in frames:
-        delta = {k: _pack_value(prev[k], v) if k in prev else v for k, v in frame.items() if k not in prev or prev[k] != v}
-        gone = [k for k in prev if k not in frame]
+        delta = {
+            key(k): _pack_value(prev[k], v) if k in prev else v
+            for k, v in frame.items()
+            if k not in prev or prev[k] != v
+        }
+        gone = [key(k) for k in prev if k not in frame]
         if gone:
             delta[REMOVED] = gone
         out.append(delta)
         prev = frame
-    return out
+    return {"keys": list(keys), "packed": out}
 
 
 def _pack_value(old: Any, new: Any) -> Any:
@@ -109,15 +119,18 @@ def _pack_value(old: Any, new: Any) -> Any:
     return new
 
 
-def unpack_frames(packed: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def unpack_frames(packed: dict[str, Any]) -> list[dict[str, Any]]:
     """The frames `pack_frames` packed (what the page's script does on opening)."""
+    names: list[str] = packed["keys"]
     out: list[dict[str, Any]] = []
     prev: dict[str, Any] = {}
-    for delta in packed:
-        frame = {k: v for k, v in prev.items() if k not in delta.get(REMOVED, ())}
+    for delta in packed["packed"]:
+        gone = {names[int(k)] for k in delta.get(REMOVED, ())}
+        frame = {k: v for k, v in prev.items() if k not in gone}
         for k, v in delta.items():
             if k != REMOVED:
-                frame[k] = _unpack_value(prev.get(k), v)
+                name = names[int(k)]
+                frame[name] = _unpack_value(prev.get(name), v)
         out.append(frame)
         prev = frame
     return out

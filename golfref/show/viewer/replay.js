@@ -21,7 +21,8 @@
   let linkNote = null;   // what the page says about a link it could not follow as written
   let timer = null;
 
-  // -- the frames: packed by html_replay.pack_frames, each what changed since the one before --
+  // -- the frames: packed by html_replay.pack_frames, each what changed since the one before,
+  // its keys written as their index in packed.keys --
 
   function unpackValue(old, value) {
     if (value && typeof value === "object" && !Array.isArray(value) && Array.isArray(old)) {
@@ -36,12 +37,17 @@
   }
 
   function unpackFrames(packed) {
+    const names = packed.keys;
     const out = [];
     let prev = {};
-    for (const delta of packed) {
+    for (const delta of packed.packed) {
       const frame = Object.assign({}, prev);
-      for (const k of delta["-"] || []) delete frame[k];
-      for (const [k, v] of Object.entries(delta)) if (k !== "-") frame[k] = unpackValue(prev[k], v);
+      for (const k of delta["-"] || []) delete frame[names[Number(k)]];
+      for (const [k, v] of Object.entries(delta)) {
+        if (k === "-") continue;
+        const name = names[Number(k)];
+        frame[name] = unpackValue(prev[name], v);
+      }
       out.push(frame);
       prev = frame;
     }
