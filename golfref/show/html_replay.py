@@ -413,11 +413,7 @@ class _Recorder:
                 "notes": notes,
             },
         }
-        late = [
-            i
-            for i, f in enumerate(self.log.faults)
-            if f.hole == h and (f.request not in self.requests)
-        ]
+        late = [i for i, f in enumerate(self.log.faults) if f.hole == h and (f.request not in self.requests)]
         if late:
             frame["faults"] = late
         self.frames.append(frame)

@@ -185,10 +185,12 @@
     return text;
   }
 
-  function show(index) {
+  // keepNote: shown by following a link, whose note (if any) stays until the next step.
+  function show(index, keepNote) {
     if (!frames.length) return;
     index = Math.max(0, Math.min(frames.length - 1, index));
     if (index === current) return;
+    if (!keepNote) linkNote = null;
     current = index;
     draw(frames[index], index);
     if (index === frames.length - 1) pause();
@@ -523,7 +525,7 @@
     current = -1;  // drawn again: a seat mark or a note may have changed
     chartKey = null;
     shownHole = null;
-    show(i);
+    show(i, true);
     return true;
   }
 
