@@ -106,9 +106,9 @@ def big_match_log(directory: Path, layout: str = "2x3", preset: str = "classic")
     return run(config).log_path
 
 
-@pytest.mark.parametrize(("preset", "layout"), [("classic", "2x3"), ("arena", "3x3")])
-def test_a_36_hole_8_player_page_is_under_2_mb(tmp_path: Path, preset: str, layout: str) -> None:
-    doc = read_log(big_match_log(tmp_path, layout, preset))
+def test_a_36_hole_8_player_page_is_under_2_mb(tmp_path: Path) -> None:
+    # In 3x3, whose holes are longer than the default 2x3's: 7.0 MB of frames unpacked (bench/viewer.py).
+    doc = read_log(big_match_log(tmp_path, "3x3", "arena"))
     assert len(doc["holes"]) == 36 and len(doc["players"]) == 8
     page = replay_html(doc)
     size = len(page.encode("utf-8"))

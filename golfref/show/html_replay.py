@@ -84,13 +84,15 @@ def replay_html(doc: LogLike, seat: int | None = None, report: str | None = None
 
 
 def pack_frames(frames: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The frames as `{"keys": [...], "packed": [...]}`: each frame as what changed since the one before.
+    """The frames as `{"keys": [...], "starts": [...], "packed": [...]}`: each what changed since the one before.
 
-    A packed frame holds the keys whose value changed (the first frame: all of them), each
-    written as its index in `keys`, with the new value; a list as long as the one before
-    becomes a patch of the items that changed, `{"~": [[index, value], ...]}` (each value
-    packed the same way), and `"-"` lists the keys that are gone. It holds nothing that is not
-    in the frames, so packing keeps every seat page to what its seat saw.
+    A packed frame holds the keys whose value changed, each written as its index in `keys`,
+    with the new value; a list as long as the one before becomes a patch of the items that
+    changed, `{"~": [[index, value], ...]}` (each value packed the same way), and `"-"` lists
+    the keys that are gone. The first frame of each hole is packed whole (against nothing;
+    `starts` lists them), so the page unpacks a hole without the holes before it. A packed
+    frame holds nothing that is not in the frames: packing keeps every seat page to what its
+    seat saw.
     """
     keys: dict[str, str] = {}
 
@@ -98,8 +100,12 @@ def pack_frames(frames: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return keys.setdefault(name, str(len(keys)))
 
     out: list[dict[str, Any]] = []
+    starts: list[int] = []
     prev: dict[str, Any] = {}
-    for frame in frames:
+    for i, frame in enumerate(frames):
+        if not prev or prev.get("hole") != frame.get("hole"):
+            starts.append(i)
+            prev = {}
         delta = {
             key(k): _pack_value(prev[k], v) if k in prev else v
             for k, v in frame.items()
@@ -110,7 +116,7 @@ def pack_frames(frames: Sequence[dict[str, Any]]) -> dict[str, Any]:
             delta[REMOVED] = gone
         out.append(delta)
         prev = frame
-    return {"keys": list(keys), "packed": out}
+    return {"keys": list(keys), "starts": starts, "packed": out}
 
 
 def _pack_value(old: Any, new: Any) -> Any:
@@ -122,9 +128,12 @@ def _pack_value(old: Any, new: Any) -> Any:
 def unpack_frames(packed: dict[str, Any]) -> list[dict[str, Any]]:
     """The frames `pack_frames` packed (what the page's script does on opening)."""
     names: list[str] = packed["keys"]
+    starts = set(packed["starts"])
     out: list[dict[str, Any]] = []
     prev: dict[str, Any] = {}
-    for delta in packed["packed"]:
+    for i, delta in enumerate(packed["packed"]):
+        if i in starts:
+            prev = {}
         gone = {names[int(k)] for k in delta.get(REMOVED, ())}
         frame = {k: v for k, v in prev.items() if k not in gone}
         for k, v in delta.items():

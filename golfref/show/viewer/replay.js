@@ -1,6 +1,5 @@
 (function () {
   const DATA = readData();
-  const frames = unpackFrames(DATA.frames);
   const players = DATA.players;
   const names = players.map(p => p.name);
   const RULES = DATA.rules;
@@ -16,13 +15,21 @@
   const slider = $("slider");
   let current = -1;
   let shownHole = null;
+  let markedItem = null;
   let chartKey = null;
   let focusSeat = null;  // the seat a link marks on the whole-table page
   let linkNote = null;   // what the page says about a link it could not follow as written
   let timer = null;
 
   // -- the frames: packed by html_replay.pack_frames, each what changed since the one before,
-  // its keys written as their index in packed.keys --
+  // its keys written as their index in packed.keys, each hole's first frame packed whole.
+  // `frames` holds what finding a moment needs (hole, step, kind, seat, faults) for every
+  // frame; frame(i) unpacks the whole frame, a hole at a time, when it is first shown.
+
+  const PACKED = DATA.frames;
+  const KEY = Object.fromEntries(PACKED.keys.map((k, i) => [k, String(i)]));
+  const STARTS = new Set(PACKED.starts);
+  const INDEXED = ["hole", "step", "kind", "seat", "faults"];
 
   function unpackValue(old, value) {
     if (value && typeof value === "object" && !Array.isArray(value) && Array.isArray(old)) {
@@ -36,22 +43,40 @@
     return value;
   }
 
-  function unpackFrames(packed) {
-    const names = packed.keys;
-    const out = [];
-    let prev = {};
-    for (const delta of packed.packed) {
-      const frame = Object.assign({}, prev);
-      for (const k of delta["-"] || []) delete frame[names[Number(k)]];
-      for (const [k, v] of Object.entries(delta)) {
-        if (k === "-") continue;
-        const name = names[Number(k)];
-        frame[name] = unpackValue(prev[name], v);
-      }
-      out.push(frame);
-      prev = frame;
+  function unpack(prev, delta) {
+    const frame = Object.assign({}, prev);
+    for (const k of delta["-"] || []) delete frame[PACKED.keys[Number(k)]];
+    for (const [k, v] of Object.entries(delta)) {
+      if (k === "-") continue;
+      const name = PACKED.keys[Number(k)];
+      frame[name] = unpackValue(prev[name], v);
     }
-    return out;
+    return frame;
+  }
+
+  const frames = [];
+  {
+    let m = {};
+    PACKED.packed.forEach((delta, i) => {
+      const next = STARTS.has(i) ? {} : Object.assign({}, m);
+      for (const k of delta["-"] || []) delete next[PACKED.keys[Number(k)]];
+      for (const name of INDEXED) if (KEY[name] !== undefined && KEY[name] in delta) next[name] = unpackValue(m[name], delta[KEY[name]]);
+      frames.push(next);
+      m = next;
+    });
+  }
+  const unpacked = new Array(frames.length);
+  function frame(i) {
+    if (unpacked[i] === undefined) {
+      let start = i;
+      while (!STARTS.has(start)) start--;
+      let prev = {};
+      for (let j = start; j < frames.length && (j === start || !STARTS.has(j)); j++) {
+        prev = unpacked[j] || unpack(prev, PACKED.packed[j]);
+        unpacked[j] = prev;
+      }
+    }
+    return unpacked[i];
   }
 
   // Where a frame is in the log: its hole and the log's step ("deal" and "end" at a hole's ends).
@@ -192,7 +217,7 @@
     if (index === current) return;
     if (!keepNote) linkNote = null;
     current = index;
-    draw(frames[index], index);
+    draw(frame(index), index);
     if (index === frames.length - 1) pause();
   }
 
@@ -357,8 +382,9 @@
       shownHole = f.hole;
       clear(list);
       $("moves-title").textContent = `Moves of hole ${f.hole}`;
-      frames.forEach((g, i) => {
-        if (g.hole !== f.hole) return;
+      frames.forEach((m, i) => {
+        if (m.hole !== f.hole) return;
+        const g = frame(i);
         const item = el("li", { "data-frame": i });
         const link = el("a", { href: fragment(g), "data-frame": i });
         link.appendChild(el("span", { class: "step-no" }, g.kind === "step" || g.kind === "reshuffle" ? g.step : "\u2022"));
@@ -367,16 +393,16 @@
         list.appendChild(item);
       });
     }
-    for (const item of list.children) {
-      const on = Number(item.dataset.frame) === index;
-      item.classList.toggle("current", on);
-      if (on) item.firstChild.setAttribute("aria-current", "step"); else item.firstChild.removeAttribute("aria-current");
-      // Scrolled inside the list only: the page itself never moves while stepping.
-      if (on) {
-        const top = item.offsetTop - list.offsetTop;
-        if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 3);
-      }
-    }
+    // Only the item left and the item shown change; scrolled inside the list only: the page
+    // itself never moves while stepping.
+    if (markedItem && markedItem.isConnected) { markedItem.classList.remove("current"); markedItem.firstChild.removeAttribute("aria-current"); }
+    const item = list.querySelector(`li[data-frame="${index}"]`);
+    markedItem = item;
+    if (!item) return;
+    item.classList.add("current");
+    item.firstChild.setAttribute("aria-current", "step");
+    const top = item.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = Math.max(0, top - list.clientHeight / 3);
   }
 
   function endFrameOf(hole) { const i = byMoment.get(`${hole}:end`); return i === undefined ? null : i; }
@@ -426,7 +452,7 @@
     holes.forEach(h => {
       const section = el("section", { class: "print-hole", "data-hole": h });
       const i = endFrameOf(h);
-      const f = frames[i === null ? frames.map(g => g.hole).lastIndexOf(h) : i];
+      const f = frame(i === null ? frames.map(g => g.hole).lastIndexOf(h) : i);
       section.appendChild(el("h2", null, `${holeLabel(f)}` + (f.end ? `: ${f.end.how}` : ": not finished")));
       const grids = el("div", { class: "print-seats" });
       f.grids.forEach((grid, s) => {
@@ -447,9 +473,9 @@
       });
       section.appendChild(grids);
       const list = el("ol", { class: "print-moves" });
-      frames.forEach(g => { if (g.hole === h && g.kind !== "deal" && g.kind !== "end") list.appendChild(el("li", null, `${g.step}. ${moveText(g)}`)); });
+      frames.forEach((g, k) => { if (g.hole === h && g.kind !== "deal" && g.kind !== "end") list.appendChild(el("li", null, `${g.step}. ${moveText(frame(k))}`)); });
       section.appendChild(list);
-      if (h === holes[holes.length - 1]) section.appendChild(el("p", { class: "closing" }, closingText(frames[frames.length - 1])));
+      if (h === holes[holes.length - 1]) section.appendChild(el("p", { class: "closing" }, closingText(frame(frames.length - 1))));
       box.appendChild(section);
     });
   }
@@ -544,8 +570,9 @@
   slider.addEventListener("input", () => show(Number(slider.value)));
   $("hole").addEventListener("change", e => show(Number(e.target.value)));
   window.addEventListener("hashchange", () => go(location.hash));
-  window.addEventListener("resize", () => { if (current >= 0) scores(frames[current]); });
+  window.addEventListener("resize", () => { if (current >= 0) scores(frame(current)); });
   window.addEventListener("beforeprint", buildPrint);
+  matchMedia("print").addEventListener("change", e => { if (e.matches) buildPrint(); });
   document.addEventListener("keydown", e => {
     const helpOpen = !$("help").hidden;
     if (e.key === "Escape" && helpOpen) { e.preventDefault(); closeHelp(); return; }
@@ -566,12 +593,13 @@
   // Scripts (and tests) step the page with golfrefReplay.show(i); the state is in data- attributes.
   window.golfrefReplay = {
     show: show, play: play, pause: pause, frames: frames.length, get current() { return current; },
-    get playing() { return playing(); }, frame: i => frames[i], buildPrint: buildPrint,
+    get playing() { return playing(); }, frame: frame, buildPrint: buildPrint,
   };
   if (frames.length) {
     if (!go(location.hash)) show(0);
-    // The print pages are built once the table is drawn (and before printing, if asked sooner).
-    setTimeout(buildPrint, 0);
+    // The print pages (every hole unpacked) are built a while after the table is drawn, or
+    // when printing starts sooner.
+    setTimeout(buildPrint, 1000);
   } else {
     $("position").textContent = "The log has no hole yet.";
   }
