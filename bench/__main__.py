@@ -24,7 +24,8 @@ def main(argv: list[str]) -> None:
 
     SECTIONS = {
         "startup": startup.run, "engine": engine.run, "env": env.run, "referee": referee.run, "replay": replay.run,
-        "viewer": viewer.run, "wholerun": wholerun.run, "tournament": tournament.run, "sandbox": sandbox.run, "cluster": cluster.run,
+        "viewer": viewer.run, "wholerun": wholerun.run, "tournament": tournament.run, "sandbox": sandbox.run,
+        "cluster": cluster.run,
     }  # fmt: skip
     names = [a for a in argv if not a.startswith("-")] or list(SECTIONS)
     for name in names:

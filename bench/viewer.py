@@ -23,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from golfref.api import match_config, run as run_match
+from golfref.api import match_config
+from golfref.api import run as run_match
 from golfref.record.log import read_log
 from golfref.show.html_replay import json_for_script, replay_data, replay_html
 
