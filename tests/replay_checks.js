@@ -17,8 +17,8 @@
   },
 
   // Boxes that must not move while stepping: the controls, the moment's box, the piles, every
-  // seat, its heading (one line: the badge of the seat to move never wraps it), its cards and
-  // numbers, the side panel and the charts. Returns where something moved.
+  // seat, its heading (on one line), its cards and its numbers line (one box whose badge of the seat to move
+  // never wraps: one line box), the side panel and the charts. Returns where something moved.
   stable: () => {
     const sel = '.controls, .controls > *, #now, #piles, #piles > .pile, #seats .seat, #seats .seat h3, ' +
       '#seats .card, #seats .numbers, #side, #moves, #chart, #totals-chart';
@@ -40,6 +40,7 @@
       const k = now.findIndex((b, j) => b.join() !== first[j].join());
       if (k >= 0) moved.push([i, first[k], now[k]]);
       if (!lines()) moved.push([i, 'a seat heading wraps']);
+      if ([...document.querySelectorAll('#seats .badge.turn')].some(b => b.getClientRects().length !== 1)) moved.push([i, 'the turn badge wraps']);
       if (window.scrollY !== 0) moved.push([i, 'scrolled', window.scrollY]);
     }
     return moved;

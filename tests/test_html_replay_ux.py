@@ -347,6 +347,8 @@ def test_question_mark_opens_and_closes_the_key_help(browser: Browser, tmp_path:
         assert "Page Down" in help_box.text_content() and "Space" in help_box.text_content()
         page.keyboard.press("ArrowRight")  # keys do not step behind the help
         assert frame_no(page) == 0
+        page.keyboard.press("Tab")  # and Tab stays in it
+        assert page.evaluate("document.activeElement.id") == "help-close"
         if os.environ.get("GOLDEN_UPDATE"):
             page.screenshot(path=str(DOCS / "viewer-help.png"))
         page.keyboard.press("?")
@@ -625,7 +627,7 @@ def test_the_report_link_shows_when_set(browser: Browser, tmp_path: Path) -> Non
 def test_docs_screenshots(browser: Browser, tmp_path: Path) -> None:
     """The desktop screenshot of docs/VIEWER.md: a step with the last move marked (GOLDEN_UPDATE=1 writes it)."""
     out = write_page(tmp_path, read_log(CLASSIC))
-    opened = At(browser, out, "#hole=2&step=55")
+    opened = At(browser, out, "#hole=2&step=54")
     try:
         assert opened.page.locator(".card[data-last]").count() >= 1
         shot = tmp_path / "viewer-step.png"

@@ -323,8 +323,6 @@
       h.appendChild(el("span", { class: "name", title: names[s] }, names[s]));
       h.appendChild(el("span", { class: "badge" }, `seat ${s}`));
       if (DATA.seat === s) h.appendChild(el("span", { class: "badge" }, "you"));
-      // The turn badge is always there, seen only on the seat to move: the line never reflows.
-      h.appendChild(el("span", { class: "badge turn" + (toMove ? "" : " idle"), "aria-hidden": toMove ? null : "true" }, `\u25B6 to ${toMove ? f.decision : "move"}`));
       panel.appendChild(h);
       const gridNode = el("div", { class: "grid", role: "group", "aria-label": `${names[s]}'s grid, ${RULES.rows} by ${RULES.cols}` });
       gridNode.style.gridTemplateColumns = `repeat(${RULES.cols}, auto)`;
@@ -349,7 +347,10 @@
         if (e.penalties[s]) text += `, knock penalty +${e.penalties[s]}`;
         text += `, hole score ${e.scores[s]}, total ${f.totals[s]}`;
       }
-      panel.appendChild(el("p", { class: "numbers", "data-score": f.end ? f.end.scores[s] : null }, text));
+      const numbers = panel.appendChild(el("p", { class: "numbers", "data-score": f.end ? f.end.scores[s] : null }));
+      numbers.appendChild(el("span", null, text));
+      // The turn badge has a line of its own below the grid, kept when empty: nothing reflows.
+      if (toMove) numbers.appendChild(el("span", { class: "badge turn" }, `\u25B6 to ${f.decision}`));
       box.appendChild(panel);
     });
   }
@@ -576,6 +577,8 @@
   document.addEventListener("keydown", e => {
     const helpOpen = !$("help").hidden;
     if (e.key === "Escape" && helpOpen) { e.preventDefault(); closeHelp(); return; }
+    // The help is modal: Tab stays on its one control.
+    if (e.key === "Tab" && helpOpen) { e.preventDefault(); $("help-close").focus(); return; }
     if (e.key === "?" && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); if (helpOpen) closeHelp(); else openHelp(); return; }
     const tag = e.target && e.target.tagName;
     if (helpOpen || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) return;
