@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import statistics
 import subprocess
@@ -98,6 +99,17 @@ def _row(label: str, ref: float, base: float, extra: int, goal: float, rounds: i
     )
 
 
+def _accounting_row(spent: dict[str, float], base: float, rounds: int) -> None:
+    calls = sum(spent[k] for k in ("write", "wait", "read", "poll"))
+    print(
+        f"  where one more decision goes, instant C bots, sandbox off, the match played in the bench's own process "
+        f"(medians of {rounds}): {spent['all']:.1f} us = system calls {calls:.1f} (the request's write "
+        f"{spent['write']:.1f}, the wait {spent['wait']:.1f}, the answer's read {spent['read']:.1f}, the poll for "
+        f"unasked lines {spent['poll']:.1f}; the bare exchange's write and read: {base:.1f}) + the process layer's "
+        f"Python {spent['layer']:.1f} + the referee's Python {spent['referee']:.1f} (the timers' own cost included)"
+    )
+
+
 def run(quick: bool = False) -> None:
     """Print the whole-run figures: instant C and Python bots, the sandbox off and, where it can be, on."""
     rounds = 3 if quick else 5
@@ -122,3 +134,82 @@ def run(quick: bool = False) -> None:
                     continue
                 ref, base, extra = per_decision(folder, command, sandbox, rounds)
                 _row(f"{label}, sandbox {'on' if sandbox else 'off'}", ref, base, extra, goal, rounds)
+                if label == "instant C bots" and not sandbox:
+                    _accounting_row(accounting(folder, command, rounds), base, rounds)
+
+
+def _timer(call, into: list[float]):
+    """`call`, timed: each call adds its seconds and 1 to `into`."""
+    clock = time.perf_counter
+
+    def timed(*args):
+        begun = clock()
+        try:
+            return call(*args)
+        finally:
+            into[0] += clock() - begun
+            into[1] += 1
+
+    return timed
+
+
+class _Calls:
+    """A stand-in for a module or object: the calls named in `timed` timed into `spent`, the rest its own."""
+
+    def __init__(self, inner: object, timed: dict[str, str], spent: dict[str, list[float]]) -> None:
+        self._inner = inner
+        for name, bucket in timed.items():
+            setattr(self, name, _timer(getattr(inner, name), spent.setdefault(bucket, [0.0, 0])))
+
+    def __getattr__(self, name: str):
+        return getattr(self._inner, name)
+
+
+def _match_spent(config_path: Path) -> tuple[float, dict[str, float], int]:
+    """Play the config's match in this process, timing the process layer's calls and system calls:
+    (seconds of run_match, {bucket: seconds}, bot decisions). Buckets: each system call of a
+    decision (write, poll, wait, read); `layer`, the process layer's own Python around them
+    (`BotProcess.send`, `BotPool.read_line`); `referee`, everything else run_match does."""
+    from golfref.bots import bot_process, multiplex
+    from golfref.config.match import load_config
+    from golfref.match.referee import run_match
+
+    spent: dict[str, list[float]] = {}
+    saved_modules = bot_process.os, multiplex.select, bot_process.select
+    methods = [(bot_process.BotProcess, "send"), (multiplex.BotPool, "read_line")]
+    saved_methods = [getattr(owner, name) for owner, name in methods]
+    for owner, name in methods:
+        setattr(owner, name, _timer(getattr(owner, name), spent.setdefault("layer", [0.0, 0])))
+    bot_process.os = _Calls(os, {"write": "write", "read": "read"}, spent)  # type: ignore[assignment]
+    fake = _Calls(select, {}, spent)
+    fake.epoll = lambda: _Calls(select.epoll(), {"poll": "wait"}, spent)  # type: ignore[attr-defined]
+    fake.poll = lambda: _Calls(select.poll(), {"poll": "poll"}, spent)  # type: ignore[attr-defined]
+    multiplex.select = bot_process.select = fake  # type: ignore[assignment]
+    try:
+        config = load_config(str(config_path))
+        begun = time.perf_counter()
+        result = run_match(config)
+        elapsed = time.perf_counter() - begun
+    finally:
+        bot_process.os, multiplex.select, bot_process.select = saved_modules
+        for (owner, name), method in zip(methods, saved_methods):
+            setattr(owner, name, method)
+    calls = {k: v[0] for k, v in spent.items() if k != "layer"}
+    buckets = {**calls, "layer": spent["layer"][0] - sum(calls.values()), "referee": elapsed - spent["layer"][0]}
+    decisions = sum(1 for _, s in read_match_log(result.log).decisions() if s.by is Chooser.BOT)
+    return elapsed, buckets, decisions
+
+
+def accounting(folder: Path, command: list[str], rounds: int) -> dict[str, float]:
+    """Where one more decision's time goes in the referee's process, by the same subtraction (21
+    holes minus 1, played in this process, medians of `rounds`): microseconds per decision in
+    all (`all`) and in each bucket of `_match_spent`."""
+    long, short = (_config(folder, command, h, False, transcript=False) for h in (LONG, SHORT))
+    rows: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        (t_long, b_long, d_long), (t_short, b_short, d_short) = _match_spent(long), _match_spent(short)
+        extra = d_long - d_short
+        rows.setdefault("all", []).append((t_long - t_short) / extra * 1e6)
+        for bucket, seconds in b_long.items():
+            rows.setdefault(bucket, []).append((seconds - b_short.get(bucket, 0.0)) / extra * 1e6)
+    return {k: statistics.median(v) for k, v in rows.items()}

@@ -515,7 +515,7 @@ def test_planted_markup_and_script_in_bot_text_neither_runs_nor_renders(browser:
             page.evaluate(f"golfrefReplay.show({i})")
             assert page.evaluate("window.__pwned") is None, f"frame {i}: a planted script ran"
             assert page.locator(".planted, img, iframe, object, embed").count() == 0, f"frame {i}: planted markup"
-            assert page.locator("script").count() == 2
+            assert page.locator("script").count() == 3
             shown += page.evaluate("document.body.innerText")
         # Every planted text is shown as the text it is, markup and all.
         for text in planted:
@@ -610,3 +610,184 @@ def test_the_report_shows_tables_charts_and_links_safely(
         replay.check_quiet()
     finally:
         replay.close()
+
+
+# -- inside a bot: each bot's times and stderr, on its own pages only --------------------------------
+
+BIDI = "\u202e\u2066"
+
+
+class HostileBrain:
+    """A scripted bot whose stderr names the other seat, holds bidirectional controls, markup and an
+    escape sequence, and marks each line with its seat and request (`S1R7`)."""
+
+    def __init__(self, seat: int, other: str) -> None:
+        self.seat, self.other = seat, other
+
+    def start(self) -> Any:
+        from golfref.bots.scripted import Stderr
+
+        return (Stderr(f"S{self.seat}-start {BIDI}evil <b class='planted'>x</b>\n"),)
+
+    def react(self, message: Any) -> Any:
+        from golfref.bots.scripted import Answer, Exit, Ready, Stderr
+
+        kind = message.get("type")
+        if kind == "hello":
+            return (Ready(f"hostile{self.seat}"),)
+        if kind == "request":
+            markup = '<img src=x onerror="window.__pwned=1">'
+            text = f"S{self.seat}R{message['id']} I am {self.other} {BIDI} {markup} \x1b[31m"
+            return (Stderr(text + "\n"), Answer())
+        if kind == "goodbye":
+            return (Stderr(f"S{self.seat}-bye\n"), Exit(0))
+        return ()
+
+
+@pytest.fixture(scope="module")
+def hostile_match(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-hole match of two hostile bots, played with transcripts."""
+    from tests.test_referee_scripted import play, scripted
+
+    brains: dict[int, Any] = {0: HostileBrain(0, "bob"), 1: HostileBrain(1, "alice")}
+    result, _ = play(tmp_path_factory.mktemp("hostile"), brains, [scripted("alice"), scripted("bob")],
+                     log={"transcript": True}, rules={"holes": 2})  # fmt: skip
+    return result.log_path
+
+
+def inside_of(page_html: str) -> dict[str, Any]:
+    match = re.search(r'<script type="application/json" id="inside-data">(.*?)</script>', page_html, re.S)
+    assert match is not None
+    data = json.loads(match.group(1))
+    assert isinstance(data, dict)
+    return data
+
+
+def as_seat(seat: int | None) -> tuple[str, ...]:
+    """The `--seat` option of a seat's page; nothing for the whole table's."""
+    return ("--seat", str(seat)) if seat is not None else ()
+
+
+def bot_requests(doc: dict[str, Any]) -> dict[tuple[int, int], tuple[int, int]]:
+    """(hole, step) -> (seat, request) of every bot decision."""
+    return {(h, t): (s["seat"], s["request"]) for h, hole in enumerate(doc["holes"])
+            for t, s in enumerate(hole["steps"]) if s.get("request")}  # fmt: skip
+
+
+@pytest.mark.process
+def test_replay_html_finds_the_transcripts_and_a_seat_page_holds_only_its_bots_inside(
+    hostile_match: Path, tmp_path: Path
+) -> None:
+    doc = read_log(hostile_match)
+    asked = bot_requests(doc)
+    for seat in (None, 0, 1):
+        out = tmp_path / f"page-{seat}.html"
+        done = golfref("replay", str(hostile_match), "--html", str(out), *as_seat(seat))
+        assert done.returncode == 0, done.stderr
+        page = out.read_text(encoding="utf-8")
+        inside = inside_of(page)
+        mine = [0, 1] if seat is None else [seat]
+        assert inside["seats"] == mine and inside["transcripts"] == mine and inside["notes"] == []
+        steps = inside["steps"]
+        assert {key: (v["s"], v["r"]) for key, v in steps.items()} == {
+            f"{h}:{t}": sr for (h, t), sr in asked.items() if sr[0] in mine
+        }
+        for turn in steps.values():
+            # The transcript's clock, against a budget that is the move limit (no bank in this match).
+            assert "clock" not in turn and "budget" not in turn and isinstance(turn["ms"], int)
+            (line,) = turn["err"]
+            # Shown escaped: the bidirectional controls and the escape sequence as visible text.
+            assert line.startswith(f"S{turn['s']}R{turn['r']} I am ") and line.endswith(
+                '\\u202e\\u2066 <img src=x onerror="window.__pwned=1"> \\x1b[31m'
+            ), line
+        for other in {0, 1} - set(mine):
+            assert f"S{other}R" not in page and f"S{other}-" not in page, f"seat {seat}'s page holds seat {other}'s"
+        assert BIDI[0] not in page and BIDI[1] not in page
+
+
+@pytest.mark.process
+@needs_browser
+def test_every_step_of_a_seat_page_shows_only_its_own_bots_times_and_stderr(
+    browser: Browser, hostile_match: Path, tmp_path: Path
+) -> None:
+    doc = read_log(hostile_match)
+    asked = bot_requests(doc)
+    for seat in (0, 1, None):
+        out = tmp_path / f"inside-{seat}.html"
+        done = golfref("replay", str(hostile_match), "--html", str(out), *as_seat(seat))
+        assert done.returncode == 0, done.stderr
+        opened = Opened(browser, out)
+        try:
+            check_every_step(opened, expected_frames(doc, seat), f"hostile seat {seat}")
+            seen = opened.page.evaluate("""() => {
+              const out = [];
+              for (let i = 0; i < golfrefReplay.frames; i++) {
+                golfrefReplay.show(i);
+                const t = document.getElementById('table').dataset;
+                const box = document.getElementById('inside');
+                const turn = box.querySelector('.inside-turn');
+                out.push({hole: Number(t.hole), step: Number(t.step), kind: t.kind, text: box.innerText,
+                  body: document.body.innerText, pwned: window.__pwned === undefined ? null : window.__pwned,
+                  planted: document.querySelectorAll('.planted, img').length,
+                  turn: turn ? [Number(turn.dataset.seat), Number(turn.dataset.request)] : null,
+                  ms: turn && turn.querySelector('[data-ms]') ? turn.querySelector('[data-ms]').dataset.clock : null});
+              }
+              return out;
+            }""")
+            mine = {0, 1} if seat is None else {seat}
+            for got in seen:
+                at = f"seat {seat}'s page, hole {got['hole']} step {got['step']} ({got['kind']})"
+                assert got["pwned"] is None and got["planted"] == 0, at
+                assert BIDI[0] not in got["body"] and BIDI[1] not in got["body"] and "\x1b" not in got["body"], at
+                for other in {0, 1} - mine:
+                    assert f"S{other}R" not in got["text"] and f"S{other}-" not in got["text"], at
+                decided = asked.get((got["hole"], got["step"])) if got["kind"] == "step" else None
+                if decided is not None and decided[0] in mine:
+                    assert got["turn"] == list(decided) and got["ms"] == "transcript", at
+                    assert f"S{decided[0]}R{decided[1]} I am " in got["text"], at
+                    assert "\\u202e\\u2066 <img src=x" in got["text"], at
+                else:
+                    assert got["turn"] is None and "S0R" not in got["text"] and "S1R" not in got["text"], at
+            assert any(f"S{s}-bye" in seen[-1]["text"] for s in mine), "the stderr after the last request, at the end"
+            if os.environ.get("GOLDEN_UPDATE") and seat == 1:
+                opened.page.evaluate("golfrefReplay.show(3)")
+                opened.page.locator("#inside").screenshot(path=str(ROOT / "docs" / "viewer_inside.png"))
+            opened.check_quiet()
+        finally:
+            opened.close()
+
+
+def test_without_transcripts_the_panel_says_so_and_shows_the_logs_times_and_why_a_seat_left() -> None:
+    doc = read_log(TESTS / "logs" / "faults_3p.json")
+    inside = inside_of(replay_html(doc))
+    assert inside["transcripts"] == [] and inside["notes"][0].startswith("No transcripts beside the log")
+    ms = {f"{h}:{t}": s["ms"] for h, hole in enumerate(doc["holes"]) for t, s in enumerate(hole["steps"])
+          if s.get("request")}  # fmt: skip
+    assert {k: v["ms"] for k, v in inside["steps"].items()} == ms
+    assert all("clock" not in v and "err" not in v for v in inside["steps"].values())
+    (why,) = inside["summary"]
+    assert why.startswith("quitter (seat 2) was disqualified at request 12 (exited): a fault of kind exited")
+    illegal = [w for v in inside["steps"].values() for w in v.get("faults", [])]
+    assert "illegal (seat 1) answered 'swap:99' to request 4 but the grid has 4 slots (0 to 3)" in illegal
+    # A seat's page: its own turns only, the others' faults in no words.
+    mine = inside_of(replay_html(doc, 2))
+    assert {v["s"] for v in mine["steps"].values()} == {2} and mine["summary"] == [why]
+    assert not any("illegal (seat 1)" in w for v in mine["steps"].values() for w in v.get("faults", []))
+
+
+@pytest.mark.process
+def test_a_transcript_that_cannot_be_read_is_named_on_the_page(hostile_match: Path, tmp_path: Path) -> None:
+    log = tmp_path / "m.json"
+    shutil.copyfile(hostile_match, log)
+    shutil.copyfile(hostile_match.with_name(f"{hostile_match.stem}.seat0.transcript.jsonl"),
+                    tmp_path / "m.seat0.transcript.jsonl")  # fmt: skip
+    (tmp_path / "m.seat1.transcript.jsonl").write_text("not json\n", encoding="utf-8")
+    out = tmp_path / "page.html"
+    done = golfref("replay", str(log), "--html", str(out))
+    assert done.returncode == 0, done.stderr
+    inside = inside_of(out.read_text(encoding="utf-8"))
+    assert inside["transcripts"] == [0]
+    assert inside["notes"] == [
+        f"The transcript of bob (seat 1) could not be read: {tmp_path / 'm.seat1.transcript.jsonl'} line 1: "
+        "not a transcript line (a JSON object of ms, dir and line)"
+    ]

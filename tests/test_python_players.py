@@ -53,7 +53,7 @@ def test_a_policy_plays_a_whole_match_and_the_log_records_its_kind(tmp_path: Pat
     outcome = play(tmp_path, "{name: mine, python: 'py_policies:Lowest'}", "{name: greedy, builtin: greedy}")
     assert outcome.faults == () and set(outcome.statuses) == {SeatStatus.OK}
     doc = json.loads(outcome.log_path.read_text(encoding="utf-8"))
-    assert doc["schema_version"] == SCHEMA_VERSION == 2
+    assert doc["schema_version"] == SCHEMA_VERSION == 3
     entry = doc["players"][0]
     assert entry["python"] == "py_policies:Lowest" and "command" not in entry and "builtin" not in entry
     assert entry["cwd"] == str(BOTS)

@@ -835,9 +835,9 @@ def test_not_a_golfref_log_and_future_versions() -> None:
     expected = (Status.NOT_A_LOG, "not a golfref log: its format is 'other', not 'golfref-log'")
     assert (report.status, report.message) == expected
     doc = load("standard_2p")
-    doc["schema_version"] = 3
+    doc["schema_version"] = 4
     doc["digest"] = compute_digest(doc)
-    expected_message = "field schema_version: version 3 is not supported (this golfref reads versions 1 and 2)"
+    expected_message = "field schema_version: version 4 is not supported (this golfref reads versions 1, 2 and 3)"
     assert validate(doc).message == expected_message
 
 

@@ -26,14 +26,15 @@ PER_DECISION_NOW = 4
 a wait and a read of the answer: the count this test holds the referee to."""
 
 
-def _traced_match(tmp_path: Path, holes: int) -> tuple[dict[str, int], int]:
+def _traced_match(tmp_path: Path, holes: int, transcript: bool = False) -> tuple[dict[str, int], int]:
     """The referee process's pipe calls and waits by name, and its bot decisions, for one match."""
     log = tmp_path / f"m{holes}.json"
     config = tmp_path / f"m{holes}.yaml"
     config.write_text(
         f"match: m\nrules: {{preset: standard, holes: {holes}}}\nseed: 5\n"
         f"players:\n  - {{name: e, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOTS / 'echo_bot.py'))}]}}\n"
-        f"  - {{name: g, builtin: greedy}}\nlog: {{path: {json.dumps(str(log))}}}\n",
+        f"  - {{name: g, builtin: greedy}}\n"
+        f"log: {{path: {json.dumps(str(log))}, transcript: {str(transcript).lower()}}}\n",
         encoding="utf-8",
     )
     trace = tmp_path / f"m{holes}.trace"
@@ -59,9 +60,12 @@ def _traced_match(tmp_path: Path, holes: int) -> tuple[dict[str, int], int]:
 
 
 @pytest.mark.process
-def test_system_calls_per_bot_decision(tmp_path: Path) -> None:
-    few, few_decisions = _traced_match(tmp_path, 1)
-    many, many_decisions = _traced_match(tmp_path, 5)
+@pytest.mark.parametrize("transcript", [False, True], ids=["no-transcript", "transcript"])
+def test_system_calls_per_bot_decision(tmp_path: Path, transcript: bool) -> None:
+    # With transcripts the referee keeps each bot's stderr per request from what it reads anyway:
+    # a bot that writes no stderr costs it no call more per decision.
+    few, few_decisions = _traced_match(tmp_path, 1, transcript)
+    many, many_decisions = _traced_match(tmp_path, 5, transcript)
     assert many_decisions - few_decisions > 50
     extra = sum(many.values()) - sum(few.values())
     per_decision = extra / (many_decisions - few_decisions)

@@ -180,6 +180,14 @@ class BotProcess:
         """The kept stderr output, decoded leniently, with a marker where bytes were dropped."""
         return self._stderr.text()
 
+    def follow_stderr(self, limit: int) -> None:
+        """Keep what is written to stderr from now on for `take_stderr`, at most `limit` bytes between takes."""
+        self._stderr.follow(limit)
+
+    def take_stderr(self) -> tuple[bytes, int]:
+        """The stderr written since the latest take (as far as read), and how many bytes more were cut."""
+        return self._stderr.take()
+
     def read_stderr(self) -> str:
         """Take in what the bot has written to stderr so far (without waiting), then `stderr_text`."""
         for _ in range(_DRAIN_CHUNKS):

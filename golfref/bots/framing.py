@@ -12,7 +12,10 @@ stderr
     Every bot's stderr is read whenever the referee waits on any bot, and kept capped at
     `stderr_limit` bytes (default 64 KiB): the first half and the last half are kept and the
     bytes between them are counted (`BotProcess.stderr_dropped`). A bot flooding stderr
-    therefore never blocks itself or the referee.
+    therefore never blocks itself or the referee. Once `CappedBytes.follow` is called (the
+    referee does for a match with transcripts), the bytes since the latest `CappedBytes.take`
+    are kept as well, up to the limit it gives, and the rest counted: what the bot wrote
+    during one decision, with no system call of its own (they are the bytes read anyway).
 """
 
 from __future__ import annotations
@@ -84,9 +87,37 @@ class CappedBytes:
         self._head = bytearray()
         self._tail = bytearray()
         self.dropped = 0
+        self._fresh: bytearray | None = None  # since the latest take, once followed
+        self._fresh_cap = 0
+        self._fresh_dropped = 0
+
+    def follow(self, limit: int) -> None:
+        """From now on also keep the bytes since the latest `take`, at most `limit` of them (the rest counted)."""
+        self._fresh = bytearray()
+        self._fresh_cap = limit
+        self._fresh_dropped = 0
+
+    def take(self) -> tuple[bytes, int]:
+        """The bytes added since the latest take (nothing unless followed) and how many more were cut."""
+        fresh = self._fresh
+        if not fresh and not self._fresh_dropped:
+            return b"", 0
+        assert fresh is not None
+        taken = (bytes(fresh), self._fresh_dropped)
+        fresh.clear()
+        self._fresh_dropped = 0
+        return taken
 
     def add(self, data: bytes) -> None:
         """Keep `data`, dropping from the middle what passes the cap."""
+        fresh = self._fresh
+        if fresh is not None:
+            room = self._fresh_cap - len(fresh)
+            if room >= len(data):
+                fresh += data
+            else:
+                fresh += data[: max(0, room)]
+                self._fresh_dropped += len(data) - max(0, room)
         room = self._head_cap - len(self._head)
         if room > 0:
             self._head += data[:room]

@@ -80,6 +80,14 @@ class StartedBot(Protocol):
         """What the bot wrote to stderr (capped), for the log."""
         ...
 
+    def follow_stderr(self, limit: int) -> None:
+        """Keep what the bot writes to stderr from now on for `take_stderr`, at most `limit` bytes between takes."""
+        ...
+
+    def take_stderr(self) -> tuple[bytes, int]:
+        """What the bot wrote to stderr since the latest take (as far as read), and how many bytes more were cut."""
+        ...
+
     def close(self, grace: float = 0.5) -> None:
         """End the bot: its input closed, `grace` s to go, then ended by force."""
         ...
@@ -198,6 +206,14 @@ class _ProcessBot:
     def stderr_text(self) -> str:
         """The kept stderr output."""
         return self._bot.stderr_text()
+
+    def follow_stderr(self, limit: int) -> None:
+        """Keep stderr between takes."""
+        self._bot.follow_stderr(limit)
+
+    def take_stderr(self) -> tuple[bytes, int]:
+        """The stderr read since the latest take: no read of its own, the pool reads every bot's stderr."""
+        return self._bot.take_stderr()
 
     def close(self, grace: float = 0.5) -> None:
         """Close the bot's process tree."""

@@ -142,6 +142,14 @@ class PolicyBot:
         """What the policy wrote to stderr, and the traceback of the exception that ended it (capped)."""
         return self._stderr.text()
 
+    def follow_stderr(self, limit: int) -> None:
+        """Keep what is written to stderr from now on for `take_stderr`, at most `limit` bytes between takes."""
+        self._stderr.follow(limit)
+
+    def take_stderr(self) -> tuple[bytes, int]:
+        """The stderr written since the latest take (as far as read), and how many bytes more were cut."""
+        return self._stderr.take()
+
     def close(self, grace: float = 0.5) -> None:
         """End the bot; nothing of it runs between calls."""
         self._closed = True

@@ -447,6 +447,14 @@ class ScriptedBot:
         """What the bot wrote to stderr, capped as a process's is."""
         return self._stderr.text()
 
+    def follow_stderr(self, limit: int) -> None:
+        """Keep what is written to stderr from now on for `take_stderr`, at most `limit` bytes between takes."""
+        self._stderr.follow(limit)
+
+    def take_stderr(self) -> tuple[bytes, int]:
+        """The stderr written since the latest take (as far as read), and how many bytes more were cut."""
+        return self._stderr.take()
+
     def read_stderr(self) -> str:
         """The same as `stderr_text`: nothing waits in a pipe."""
         return self._stderr.text()

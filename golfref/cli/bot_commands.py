@@ -245,6 +245,8 @@ def replay_bot(
         out(f"  sent: {sanitize(d.message.line)}")
         for line in d.stderr.splitlines():
             out(f"  stderr: {sanitize(line)}")
+        for line in d.logged_stderr:
+            out(f"  stderr in the match: {sanitize(line)}")
         EXITS.exit(EXIT_FAULTED)
     if result.stopped_at is not None:
         out(f"request {result.stopped_at}: the bot did what the log says ({result.matched} requests matched)")

@@ -120,7 +120,7 @@ def replay(
     if report.status is Status.INCOMPLETE:
         err(sanitize(one_line(f"golfref: warning: {path}: incomplete: {report.message}")))
     if html is not None:
-        _write_replay_html(doc, path, html, seat, hole=hole, summary=summary, compact=compact, width=width)
+        _write_replay_html(doc, path, html, seat, max_log_mb, hole=hole, summary=summary, compact=compact, width=width)
         return
     color = use_color(sys.stdout, os.environ, no_color)
     for line in _match_lines(doc, path, hole, seat, summary, compact, color, ascii_only, width_number):
@@ -213,15 +213,23 @@ def _signature(path: str, report: Validation, trusted: Ed25519PublicKey | None, 
     return check_signature(report.doc, trusted, found_as=os.path.basename(path))
 
 
-def _write_replay_html(doc: MatchLog, path: str, target: str, seat: int | None, **terminal_only: Any) -> None:
-    """`golfref replay LOG --html OUT`: the page of a log that validated."""
+def _write_replay_html(
+    doc: MatchLog, path: str, target: str, seat: int | None, max_log_mb: int, **terminal_only: Any
+) -> None:
+    """`golfref replay LOG --html OUT`: the page of a log that validated, with the transcripts beside it."""
     for name, given in terminal_only.items():
         if given not in (None, False):
             fail(f"--{name} applies when showing a match on the terminal, not with --html")
+    from pathlib import Path
+
+    from ..record.transcript import read_transcripts
     from ..show.html_replay import replay_html
 
+    # A seat's page reads that seat's transcript only: no other seat's can reach it.
+    bots = [p.seat for p in doc.players if p.is_bot and (seat is None or p.seat == seat)]
+    transcripts, unread = read_transcripts(Path(path), bots, max_log_mb * MIB)
     try:
-        page = replay_html(doc, seat)
+        page = replay_html(doc, seat, transcripts, unread)
     except ValueError as e:
         fail(f"cannot show {path}: {e}", EXIT_INTERNAL)
     _write_text(target, page, "--html")

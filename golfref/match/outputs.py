@@ -24,6 +24,7 @@ from pathlib import Path
 from ..config.match import ConfigError, MatchConfig, template_problem
 from ..files import create_new, open_append
 from ..record.log import LOG_FORMAT
+from ..record.transcript import transcript_path
 
 __all__ = [
     "FILE_MODE",
@@ -78,11 +79,6 @@ def planned_log_path(
     if problem:
         raise ConfigError(f"{what}: {problem}")
     return log_path_for(template, match_id, slug, now, directory)
-
-
-def transcript_path(log_path: Path, seat: int) -> Path:
-    """The transcript of one seat: next to the log, `<log name without .json>.seat<N>.transcript.jsonl`."""
-    return log_path.with_name(f"{log_path.stem}.seat{seat}.transcript.jsonl")
 
 
 def match_inputs(config: MatchConfig) -> list[tuple[Path, str]]:

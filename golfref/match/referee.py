@@ -30,6 +30,7 @@ from ..game.policies import Policy, make_policy
 from ..game.view import view
 from ..record.faults import EXIT_WAIT, Fault, FaultKind, SeatStatus, disqualifies
 from ..record.log import Journal, LogBuilder, LogSigner, write_log
+from ..record.transcript import STDERR_REQUEST_BYTES, StderrRecorder
 from . import protocol
 from .outputs import append_transcript, check_outputs, log_path_for, new_match_id, planned_log_path, start_transcripts
 from .outputs import transcript_path as _transcript_path
@@ -72,6 +73,7 @@ class _Seat:
     disqualified_at: dict[str, Any] | None = None
     transcript: list[str] = field(default_factory=list)
     transcript_refused: bool = False  # its path was found to be a link or not a file: no more writes
+    stderr: StderrRecorder | None = None  # its stderr per request, for the transcript (with transcripts only)
     fingerprint: dict[str, Any] | None = None  # an external bot's build, hashed before any bot starts
     human: TerminalSeat | None = None  # a person at the terminal (`builtin: human`)
 
@@ -322,6 +324,15 @@ class _Referee:
                 json.dumps({"ms": self._now_ms(), "dir": direction, "line": line}, ensure_ascii=False) + "\n"
             )
 
+    def _take_stderr(self, seat: _Seat, request: int | None, final: bool = False) -> None:
+        """Put what the bot wrote to stderr since the last take into its transcript, as written during `request`."""
+        recorder, bot = seat.stderr, seat.bot
+        if recorder is None or bot is None:
+            return
+        data, dropped = bot.take_stderr()
+        if data or dropped or final:
+            seat.transcript.extend(recorder.records(data, dropped, request, self._now_ms(), final))
+
     def _send(self, seat: _Seat, line: str) -> bool:
         assert seat.bot is not None
         self._note(seat, "to_bot", line)
@@ -366,6 +377,10 @@ class _Referee:
                 self._fault(seat, FaultKind.START_FAILED, str(e))
                 continue
             started.append(seat)
+            if self.config.log.transcript:
+                # Timing decides which request a stderr line falls in: the transcript keeps it, never the log.
+                seat.bot.follow_stderr(STDERR_REQUEST_BYTES)
+                seat.stderr = StderrRecorder()
             if self.stop_check is not None:
                 self.stop_check()  # a signal during the fork ran its handler in a fork hook, which cannot raise
         for seat in started:
@@ -506,7 +521,11 @@ class _Referee:
             # Like a flag falling on a chess clock: the bot has no time left to answer anything.
             self._fault(seat, FaultKind.MATCH_TIME, f"the bot's match time ({match_ms} ms) is used up")
             return None, None, None
+        if seat.stderr is not None:
+            self._take_stderr(seat, None)  # written since its last request: between requests
         action, rid, ms = self._request(seat, bot, legal, decision)
+        if seat.stderr is not None:
+            self._take_stderr(seat, rid)
         seat.used_ms += ms
         if action is None and rid not in seat.answered:
             seat.stale.setdefault(rid, _LATE_ALLOWANCE)  # settled by the fallback: a later answer is dropped
@@ -662,6 +681,7 @@ class _Referee:
                 self._send(seat, end_line)
                 self._send(seat, protocol.goodbye())
         self.launcher.close_all(_CLOSE_GRACE)
+        self._last_stderr()
         self.builder.doc["totals"] = list(game.totals)
         self.builder.doc["placings"] = list(placings)
         self._flush_transcripts()
@@ -677,9 +697,15 @@ class _Referee:
             faults=tuple(self.faults),
         )
 
+    def _last_stderr(self) -> None:
+        """Each bot's last stderr, once every bot has ended: between requests, a line begun ended here."""
+        for seat in self.seats:
+            self._take_stderr(seat, None, final=True)
+
     def abort(self, status: str, error: str | None) -> None:
         # Bots go first: once none is running, the open hole may reach the disk.
         self.launcher.close_all(0.1)
+        self._last_stderr()
         self._flush_transcripts()
         self._save(status, include_open_hole=True, error=error)
 

@@ -8,19 +8,25 @@ the process layer.
 from __future__ import annotations
 
 import enum
+import json
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..config.match import FaultMode, FaultPolicy
+from ..config.match import FaultMode, FaultPolicy, TimeControl
 
 __all__ = [
     "EXIT_WAIT",
+    "EXPLAINED",
     "ALWAYS_DISQUALIFYING",
     "FLUSH_FIXES",
     "Fault",
     "FaultKind",
     "SeatStatus",
     "disqualifies",
+    "explain_disqualification",
+    "explain_fault",
     "fault_hint",
     "kind_hint",
     "silence_hint",
@@ -163,3 +169,102 @@ class Fault:
             "request": self.request,
             "at_ms": self.at_ms,
         }
+
+
+# -- faults in plain words ---------------------------------------------------------------------------
+
+EXPLAINED = frozenset({FaultKind.TIMEOUT, FaultKind.MATCH_TIME, FaultKind.ILLEGAL_ACTION})
+"""The kinds whose recorded message does not say the limit or the rule broken, which `explain_fault` adds."""
+
+_SLOT_ACTION = re.compile(r"^(?:reveal|swap|flip|target:\d+):(-?\d+)$")  # the slotted actions' written forms
+_NOT_LEGAL = re.compile(r"^('.*'|\".*\") is not a legal choice \(legal: (.*)\)$", re.S)
+_WORDS = {
+    FaultKind.START_FAILED: "could not be started",
+    FaultKind.EXITED: "ended",
+    FaultKind.NOT_UTF8: "wrote a line that is not UTF-8 text",
+    FaultKind.NOT_JSON: "wrote a line that is not a JSON message",
+    FaultKind.INVALID_MESSAGE: "wrote a JSON line that is not the message expected",
+    FaultKind.LINE_TOO_LONG: "wrote a line longer than the limit",
+    FaultKind.WRONG_ID: "answered with the wrong request id",
+    FaultKind.REPEATED_ID: "answered a request a second time",
+    FaultKind.UNASKED_OUTPUT: "wrote output when nothing was asked",
+    FaultKind.RESOURCE_LIMIT: "ran into a limit of its sandbox",
+}
+
+
+def _ms(value: float) -> str:
+    return f"{round(value):,} ms"
+
+
+def _answered(fault: Fault) -> str | None:
+    """The action a fault's line answered, when it is an answer at all."""
+    if fault.line is not None:
+        try:
+            data = json.loads(fault.line)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("action"), str):
+            return str(data["action"])
+    return None
+
+
+def explain_fault(fault: Fault, time: TimeControl, slots: int, taken_ms: float | None = None, who: str = "") -> str:
+    """A recorded fault in plain words, with the limit or the rule it broke.
+
+    `slots` is the size of a grid (rows times columns), `taken_ms` the time the referee waited
+    for the answer (the step's ``ms``, or a transcript's clock) when known, `who` how to name
+    the seat (default ``seat N``).
+    """
+    who = who or f"seat {fault.seat}"
+    request = f" request {fault.request}" if fault.request is not None else ""
+    kind = fault.kind
+    if kind is FaultKind.TIMEOUT and fault.request is None:
+        limit = f"{_ms(time.startup_ms)}, its limit to start (plus {_ms(time.grace_ms)} grace)"
+        return f"{who} did not say ready within {limit}"
+    if kind is FaultKind.TIMEOUT:
+        took = f"{who} took {_ms(taken_ms)} without answering" if taken_ms is not None else f"{who} did not answer"
+        limit = f"its limit was {_ms(time.move_ms)} per move"
+        if time.bank_ms or time.increment_ms:
+            limit += " plus what was left of its time bank"
+        return f"{took}{request}; {limit} (and {_ms(time.grace_ms)} grace)"
+    if kind is FaultKind.MATCH_TIME:
+        return f"{who} used up its {_ms(time.match_ms)} of thinking time for the whole match"
+    if kind is FaultKind.ILLEGAL_ACTION:
+        action = _answered(fault)
+        legal = None
+        found = _NOT_LEGAL.match(fault.message)
+        if found is not None:
+            action = action if action is not None else found.group(1)[1:-1]
+            legal = found.group(2)
+        slot = _SLOT_ACTION.match(action or "")
+        # A slot past the grid is the rule broken only where an action of its kind was a choice at all.
+        same_kind = legal is None or (action or "").rsplit(":", 1)[0] + ":" in legal
+        answered = f"{who} answered {action!r}{' to' + request if request else ''}"
+        if slot is not None and same_kind and not 0 <= int(slot.group(1)) < slots:
+            return f"{answered} but the grid has {slots} slots (0 to {slots - 1})"
+        if action is not None:
+            return f"{answered}, which was not one of its legal choices{f': {legal}' if legal else ''}"
+    words = _WORDS.get(kind, kind.value.replace("_", " "))
+    return f"{who} {words}{' at' + request if request else ''}: {fault.message}"
+
+
+def explain_disqualification(
+    faults: Sequence[Fault], policy: FaultPolicy, request: int | None, hole: int | None, who: str
+) -> str:
+    """Why a seat was disqualified, from its faults in order and the match's fault policy, in one sentence.
+
+    `request` and `hole` are where it was disqualified (the log's ``disqualified_at``).
+    """
+    where = f"request {request}" if request is not None else "the start" if hole is None else f"hole {hole}"
+    if not faults:
+        return f"{who} was disqualified at {where}: it never said ready, so it could not be trusted to answer"
+    deciding = next((f for f in faults if request is not None and f.request == request), faults[-1])
+    counted = faults.index(deciding) + 1
+    if deciding.kind in ALWAYS_DISQUALIFYING:
+        why = f"a fault of kind {deciding.kind.value} always disqualifies: the bot cannot answer again"
+    elif policy.mode is FaultMode.FORFEIT:
+        why = "the fault policy is forfeit: the first fault disqualifies"
+    else:
+        why = f"its fault number {counted} reached the policy's max_faults ({policy.max_faults})"
+    after = f"the {policy.fallback} fallback played its turns from there, and it is placed last"
+    return f"{who} was disqualified at {where} ({deciding.kind.value}): {why}; {after}"

@@ -50,10 +50,12 @@ __all__ = [
 ]
 
 LOG_FORMAT = "golfref-log"
-SCHEMA_VERSION = 2
-"""The version of the log format this golfref writes: 2 added python players (docs/LOG_FORMAT.md)."""
-READ_VERSIONS = (1, 2)
-"""The versions this golfref reads: a version 1 log is a version 2 log without python players."""
+SCHEMA_VERSION = 3
+"""The version of the log format this golfref writes: 2 added python players, 3 stderr in the transcripts
+beside the log (docs/LOG_FORMAT.md)."""
+READ_VERSIONS = (1, 2, 3)
+"""The versions this golfref reads: a version 1 log is a version 2 log without python players, a version 2
+log a version 3 log whose transcripts hold no stderr."""
 JOURNAL_FORMAT = "golfref-journal"
 JOURNAL_VERSION = 1
 

@@ -199,7 +199,8 @@ def _schema_problem(doc: dict[str, Any]) -> str | None:
     if validator == "const" and path == ("format",):
         return f"not a golfref log: field format is {instance!r}, expected {LOG_FORMAT!r}"
     if validator == "enum" and path == ("schema_version",):
-        versions = " and ".join(str(v) for v in READ_VERSIONS)
+        *earlier, last = (str(v) for v in READ_VERSIONS)
+        versions = f"{', '.join(earlier)} and {last}" if earlier else last
         return f"field schema_version: version {instance!r} is not supported (this golfref reads versions {versions})"
     if validator == "required":
         missing = next((k for k in error.validator_value if k not in instance), "?")

@@ -10,7 +10,7 @@ and each hole's end. Every card a frame names comes through the one gate, `view.
 - without one, a frame holds what the players knew between them (as `golfref replay`
   prints it): a face-down card shows once any seat has seen it.
 
-`render_html(data)` puts the frames into a page whose script draws them, each frame written as
+`replay_html` puts the frames into a page whose script draws them (`render_html`), each written as
 what changed since the one before (`pack_frames`; the page's script and `unpack_frames` undo
 it): a frame repeats the whole table, and a 36-hole 8-player match's full frames make a page
 of several megabytes. Packing only leaves out what the frame before already held, so a seat
@@ -28,7 +28,7 @@ import enum
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -40,6 +40,8 @@ from ..game.scoring import block_slots
 from ..game.view import events_seen, view
 from ..record.faults import Fault
 from ..record.matchlog import Chooser, DecisionStep, LogLike, LogPlayer, MatchLog, as_match_log, history_from_log
+from ..record.transcript import TranscriptLine
+from .inside import inside_data
 from .terminal import hole_label, show_bidi
 
 __all__ = [
@@ -77,10 +79,25 @@ class FrameKind(enum.Enum):
     """A hole's end: every card turned up and scored (its `step` is the hole's number of steps)."""
 
 
-def replay_html(doc: LogLike, seat: int | None = None, report: str | None = None) -> str:
-    """The whole page for a log that validated (VALID or INCOMPLETE); `report`: a link back (`replay_data`)."""
-    data = replay_data(doc, seat, report)
-    return render_html({**data, "frames": pack_frames(data["frames"])})
+def replay_html(
+    doc: LogLike,
+    seat: int | None = None,
+    transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
+    unread: Mapping[int, str] | None = None,
+    report: str | None = None,
+) -> str:
+    """The whole page for a log that validated (VALID or INCOMPLETE), with its bot panel.
+
+    `transcripts` are the seats' transcripts (`record.transcript.read_transcripts`), `unread`
+    why a seat's could not be read; without them the panel shows the log's times only.
+    `report`: the relative URL of the tournament report the page links back to (`replay_data`).
+    """
+    log = as_match_log(doc)
+    data = replay_data(log, seat, report)
+    frames = data["frames"]
+    last = (frames[-1]["hole"], frames[-1]["step"], frames[-1]["kind"]) if frames else None
+    inside = inside_data(log, seat, transcripts or {}, unread or {}, last)
+    return render_html({**data, "frames": pack_frames(frames)}, inside=inside)
 
 
 def pack_frames(frames: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -173,10 +190,17 @@ def _bidi_shown(value: Any) -> Any:
     return value
 
 
-def render_html(data: dict[str, Any], template: str = "replay") -> str:
-    """The page: the template with the data inlined; `template` is `replay` or `standings`."""
+_MARKER = re.compile(r"/\*(CSP|STYLE|SCRIPT|DATA|INSIDE)\*/")
+
+
+def render_html(data: dict[str, Any], template: str = "replay", inside: dict[str, Any] | None = None) -> str:
+    """The page: the template with the data inlined; `template` is `replay` or `standings`.
+
+    `inside` is the replay's bot panel (`inside.inside_data`); without it the panel stays empty.
+    """
     style = _asset("viewer.css")
-    script = _asset("common.js") + "\n" + _asset(f"{template}.js")
+    own = ([_asset("inside.js")] if template == "replay" else []) + [_asset(f"{template}.js")]
+    script = "\n".join([_asset("common.js"), *own])
     # The page may run its one script and style and nothing else, and may fetch nothing: a
     # second line of defence behind the escaping, should markup ever slip into the page.
     csp = (
@@ -184,15 +208,10 @@ def render_html(data: dict[str, Any], template: str = "replay") -> str:
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
     page = _asset(f"{template}.html")
-    # The data last: whatever it contains, no marker is looked for after it is in.
-    for marker, text in (
-        ("/*CSP*/", csp),
-        ("/*STYLE*/", style),
-        ("/*SCRIPT*/", script),
-        ("/*DATA*/", json_for_script(data)),
-    ):
-        page = page.replace(marker, text, 1)
-    return page
+    values = {"CSP": csp, "STYLE": style, "SCRIPT": script, "DATA": json_for_script(data),
+              "INSIDE": json_for_script(inside)}  # fmt: skip
+    # One pass over the template: no marker is looked for in what replaced another, the data included.
+    return _MARKER.sub(lambda m: values[m.group(1)], page)
 
 
 def _sha256(text: str) -> str:

@@ -30,7 +30,7 @@ from ..game.narrate import reshuffle_text, rules_summary
 from ..game.rules import rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_for, events_seen, view
-from ..record.faults import Fault, SeatStatus
+from ..record.faults import EXPLAINED, Fault, SeatStatus, explain_disqualification, explain_fault
 from ..record.matchlog import (
     DecisionStep,
     LogHole,
@@ -104,6 +104,10 @@ class _Printer(Screen):
             step.request: h for h, step in log.decisions() if step.request is not None
         }
         self._compact_notes: dict[int, dict[int | None, list[str]]] = {}
+        # How long the referee waited for each request's answer, for the words of a timeout.
+        self.waited: dict[int, float] = {
+            s.request: s.ms for _, s in log.decisions() if s.request is not None and s.ms is not None
+        }
 
     # -- the whole match -----------------------------------------------------------------
 
@@ -370,6 +374,11 @@ class _Printer(Screen):
         pad = " " * indent
         words = self.text(fault.message).split(" ")
         out = fill(f"{pad}! {who}{kind}{where}: ", words, " ", indent + 2, self.width)
+        if fault.kind in EXPLAINED:
+            waited = self.waited.get(request) if request is not None else None
+            slots = self.rules.rows * self.rules.cols
+            why = explain_fault(fault, self.log.time_control, slots, waited, self.seat_label(seat))
+            out += fill(f"{pad}  why: ", self.text(why).split(" "), " ", indent + 7, self.width)
         line = fault.line
         if line is not None:
             keep = min(_FAULT_LINE_KEEP, self.width - indent - 8)
@@ -473,4 +482,15 @@ class _Printer(Screen):
         for s in sorted(range(self.players), key=lambda s: (places[s], s)):
             status = self.text(players[s].status.value) if s < len(players) else "?"
             rows.append([str(places[s]), self.names[s], str(totals[s]), status])
-        return [self.style("standings" + note, BOLD), *self.table(rows, right=(2,))]
+        out = [self.style("standings" + note, BOLD), *self.table(rows, right=(2,))]
+        for s, p in enumerate(players[: self.players]):
+            if p.status is SeatStatus.DISQUALIFIED:
+                at = p.disqualified_at
+                why = explain_disqualification(log.seat_faults(s), log.fault_policy, at.request if at else None,
+                                               at.hole if at else None, self.seat_label(s))  # fmt: skip
+                out += fill("", self.text(why).split(" "), " ", 2, self.width)
+        return out
+
+    def seat_label(self, seat: int) -> str:
+        """A seat in a sentence: its name and number."""
+        return f"{self.names[seat]} (seat {seat})" if 0 <= seat < self.players else f"seat {seat}"

@@ -156,8 +156,13 @@ def standings_lines(result: MatchResult) -> list[str]:
 
 def fault_lines(result: MatchResult) -> list[str]:
     """What a bot author needs to see of each faulted seat: its first fault's line, a hint, its stderr's tail."""
-    from ..record.faults import fault_hint
+    from ..game.rules import rules_from_dict
+    from ..record.faults import EXPLAINED, SeatStatus, explain_disqualification, explain_fault, fault_hint
+    from ..record.matchlog import read_match_log
 
+    log = read_match_log(result.log)
+    rules = rules_from_dict(log.rules)
+    waited = {s.request: s.ms for _, s in log.decisions() if s.request is not None}
     lines: list[str] = []
     for seat, name in enumerate(result.names):
         faults: list[Fault] = [f for f in result.faults if f.seat == seat]
@@ -173,7 +178,16 @@ def fault_lines(result: MatchResult) -> list[str]:
             if len(shown) > REPORT_LINE:
                 shown = shown[:REPORT_LINE] + "..."
             lines.append(f"  the line: {shown}")
+        who = f"{name} (seat {seat})"
+        if first.kind in EXPLAINED:
+            taken = waited.get(first.request) if first.request is not None else None
+            why = explain_fault(first, log.time_control, rules.rows * rules.cols, taken, who)
+            lines.append(f"  why: {sanitize(why)}")
         lines.append(f"  hint: {fault_hint(first)}")
+        if result.statuses[seat] is SeatStatus.DISQUALIFIED:
+            at = log.players[seat].disqualified_at
+            request, hole = (at.request, at.hole) if at is not None else (None, None)
+            lines.append(f"  {sanitize(explain_disqualification(faults, log.fault_policy, request, hole, who))}")
         tail = _stderr_tail(result, seat)
         if tail:
             lines.append("  its stderr ends with:")

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-import io
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -32,16 +31,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..files import LOG_MAX_BYTES, UnsafeFile, read_capped
+from ..files import LOG_MAX_BYTES, UnsafeFile
 from ..game.engine import Action, Game
 from ..game.rules import Rules, rules_from_dict
 from ..game.view import events_for, view
 from ..match import protocol
-from ..match.outputs import transcript_path
 from ..match.protocol import MessageError
 from ..record.faults import SeatStatus
 from ..record.matchlog import Chooser, DecisionStep, MatchLog, ReshuffleStep, has_signature, read_match_log
 from ..record.signing import SignatureCheck, check_signature
+from ..record.transcript import (
+    STDERR_SEAT_BYTES,
+    STDERR_SINCE_VERSION,
+    Direction,
+    TranscriptError,
+    TranscriptLine,
+    read_transcript,
+    transcript_path,
+)
 from ..record.validate import TAMPERED_MESSAGE, Status, validate_file
 
 if TYPE_CHECKING:
@@ -194,26 +201,19 @@ class _Line(NamedTuple):
     """As written: the referee writes whole milliseconds since it started."""
     to_bot: bool
     text: str
+    stderr: TranscriptLine | None = None
+    """A line of the bot's stderr (never a message to or from it), as read."""
 
 
 def _read_transcript(path: Path, max_bytes: int) -> list[_Line]:
-    lines = []
-    data = read_capped(path, max_bytes, "transcript", "give --max-log-mb to read more")
-    # Read as a text file reads (universal newlines), from the bytes the cap let in.
-    for number, raw in enumerate(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace"), 1):
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            record = None
-        if (
-            not isinstance(record, dict)
-            or record.get("dir") not in ("to_bot", "from_bot")
-            or not isinstance(record.get("line"), str)
-            or "ms" not in record
-        ):
-            raise AuditError(f"{path} line {number}: not a transcript line (a JSON object of ms, dir and line)")
-        lines.append(_Line(number, record["ms"], record["dir"] == "to_bot", record["line"]))
-    return lines
+    try:
+        read = read_transcript(path, max_bytes)
+    except TranscriptError as e:
+        raise AuditError(str(e)) from None
+    return [
+        _Line(t.number, t.ms, t.direction is Direction.TO_BOT, t.text, t if t.direction is Direction.STDERR else None)
+        for t in read
+    ]
 
 
 def _transcripts(path: Path, log: MatchLog, max_bytes: int) -> tuple[dict[int, list[_Line]], list[Finding]]:
@@ -489,7 +489,7 @@ class _MessageCheck:
     def run(self, lines: list[_Line]) -> list[Finding]:
         moment = self.derived.hello[self.seat].moment
         for line in lines:
-            if line.to_bot:
+            if line.to_bot:  # a stderr line is never a message to the bot
                 moment = self.message(line, moment)
         for rid, (seat, expected) in self.derived.requests.items():
             if seat == self.seat and rid not in self.requests_seen:
@@ -668,7 +668,7 @@ def _timing(seat: int, lines: list[_Line], limit: int | None) -> list[Finding]:
         if limit is not None and ms > limit:
             text = f"timed {ms} ms, after the match ended (it lasted under {limit} ms)"
             findings.append(Finding(Kind.TIMING, seat, where, None, text))
-        answered = None if line.to_bot else _answer_id(line.text)
+        answered = None if line.to_bot or line.stderr is not None else _answer_id(line.text)
         request = None if answered is None else asked.get(answered)
         anomaly: str | None = None
         if request is not None and request.number > line.number:
@@ -719,7 +719,7 @@ def _turns(transcripts: dict[int, list[_Line]]) -> list[_Turn]:
             rid = _request_id(line.text) if line.to_bot else None
             if rid is None or not isinstance(line.ms, int):
                 continue
-            after = next((x.ms for x in lines[i + 1 :] if isinstance(x.ms, int)), line.ms)
+            after = next((x.ms for x in lines[i + 1 :] if isinstance(x.ms, int) and x.stderr is None), line.ms)
             turns.append(_Turn(seat, rid, line.ms, max(after, line.ms)))
     return sorted(turns, key=lambda t: t.start)
 
@@ -757,6 +757,43 @@ def _fault_clusters(log: MatchLog, transcripts: dict[int, list[_Line]]) -> list[
     return findings
 
 
+# -- stderr ------------------------------------------------------------------------------------------
+
+
+def _stderr_findings(seat: int, lines: list[_Line], log: MatchLog, requests: dict[int, int]) -> list[Finding]:
+    """The seat's stderr records that golfref does not write (`requests`: request id -> seat, as the log has them)."""
+    findings = []
+    kept = 0
+    over = False
+    for line in lines:
+        record = line.stderr
+        if record is None:
+            continue
+        where = f"transcript line {line.number}"
+        if log.schema_version < STDERR_SINCE_VERSION:
+            version = log.schema_version
+            text = f"a stderr record in the transcript of a version {version} log, whose transcripts hold none"
+            findings.append(Finding(Kind.MISMATCH, seat, where, None, text))
+            continue
+        if record.problem is not None:
+            findings.append(Finding(Kind.MISMATCH, seat, where, None, f"{record.problem}: golfref writes none such"))
+            continue
+        owner = requests.get(record.request, seat) if record.request is not None else seat
+        if record.request is not None and record.request not in requests:
+            text = f"a stderr line of request {record.request}, which the log does not record"
+            findings.append(Finding(Kind.MISMATCH, seat, where, None, text))
+        elif owner != seat:
+            text = f"a stderr line of request {record.request}, which the log records to seat {owner}"
+            findings.append(Finding(Kind.MISMATCH, seat, where, None, text))
+        if record.dropped == 0:
+            kept += len(record.text.encode("utf-8", errors="surrogatepass")) + 1
+            if kept > STDERR_SEAT_BYTES and not over:
+                over = True
+                text = f"the stderr kept passes {STDERR_SEAT_BYTES} bytes, what golfref keeps of a bot over a match"
+                findings.append(Finding(Kind.MISMATCH, seat, where, None, text))
+    return findings
+
+
 # -- the audit ---------------------------------------------------------------------------------------
 
 
@@ -788,11 +825,13 @@ def audit_file(path: str, trusted: Ed25519PublicKey | None = None, max_bytes: in
     ids = {name: i for i, name in enumerate(names)}
     messages = 0
     limit = _duration_ms(log)
+    requests = {rid: owner for rid, (owner, _) in (derived.requests | derived.pending).items()}
     for seat, lines in sorted(transcripts.items()):
         check = _MessageCheck(seat, derived, ids, log.seed, names)
         findings += check.run(lines)
         messages += check.checked
         findings += _timing(seat, lines, limit)
+        findings += _stderr_findings(seat, lines, log, requests)
     findings += [f for f in _fast_answers(log) if f.seat in transcripts]
     findings += _fault_clusters(log, transcripts)
     return Audit(path, tuple(findings), len(transcripts), messages, signature)

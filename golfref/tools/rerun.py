@@ -15,17 +15,25 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..config.match import OBJECT, RUNNER, TimeControl
+from ..files import LOG_MAX_BYTES, UnsafeFile
 from ..game.rules import rules_from_dict
-from ..match.outputs import transcript_path
 from ..match.seat_messages import SeatMessage, log_messages
 from ..record.faults import ALWAYS_DISQUALIFYING
 from ..record.matchlog import read_match_log
 from ..record.stderr import REPLAY_STDERR_LINES, stderr_tail
+from ..record.transcript import (
+    Direction,
+    TranscriptError,
+    TranscriptLine,
+    cut_text,
+    read_transcript,
+    transcript_path,
+)
 from ..record.validate import Status, validate_file
 from .driver import BotDriver, Reply
 
@@ -51,6 +59,8 @@ class Script:
     cwd: str | None
     env: Mapping[str, str]
     time_control: TimeControl
+    stderr: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """Per request id: the stderr lines the transcript keeps of the logged bot's decision (none without one)."""
 
     @property
     def requests(self) -> list[int]:
@@ -66,6 +76,8 @@ class Divergence:
     expected: str
     got: str
     stderr: str
+    logged_stderr: tuple[str, ...] = ()
+    """What the logged bot wrote to stderr during that request, as its transcript keeps it."""
 
     def line(self) -> str:
         """The divergence in one line."""
@@ -92,19 +104,23 @@ def _without_budget(line: str) -> Any:
     return data
 
 
-def _transcript_lines(path: Path) -> list[str]:
-    lines = []
-    with open(path, encoding="utf-8") as f:
-        for number, raw in enumerate(f, 1):
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                record = None
-            if not isinstance(record, dict) or not isinstance(record.get("line"), str):
-                raise RerunError(f"{path} line {number}: not a transcript line (a JSON object of ms, dir and line)")
-            if record.get("dir") == "to_bot":
-                lines.append(record["line"])
-    return lines
+def _transcript(path: Path) -> list[TranscriptLine]:
+    try:
+        return read_transcript(path, LOG_MAX_BYTES)
+    except TranscriptError as e:
+        raise RerunError(str(e)) from None
+    except UnsafeFile as e:
+        raise RerunError(str(e)) from None
+
+
+def _stderr_by_request(lines: list[TranscriptLine]) -> dict[int, tuple[str, ...]]:
+    """The stderr lines the transcript keeps for each request (a count of bytes cut said as a line)."""
+    out: dict[int, list[str]] = {}
+    for t in lines:
+        if t.direction is Direction.STDERR and t.problem is None and t.request is not None:
+            text = cut_text(t.dropped) if t.dropped else t.text
+            out.setdefault(t.request, []).append(text)
+    return {rid: tuple(texts) for rid, texts in out.items()}
 
 
 def load_script(path: str, seat: int) -> Script:
@@ -134,8 +150,11 @@ def load_script(path: str, seat: int) -> Script:
     messages = log_messages(log, rules_from_dict(dict(log.rules)), seat)
     source = "rebuilt from the log"
     tpath = transcript_path(Path(path), seat)
+    stderr: dict[int, tuple[str, ...]] = {}
     if tpath.is_file():
-        sent = _transcript_lines(tpath)
+        transcript = _transcript(tpath)
+        sent = [t.text for t in transcript if t.direction is Direction.TO_BOT]
+        stderr = _stderr_by_request(transcript)
         # The transcript may go on past the log: the request open when a match was stopped.
         for i, message in enumerate(messages):
             if i >= len(sent):
@@ -154,6 +173,7 @@ def load_script(path: str, seat: int) -> Script:
         player.cwd,
         dict(player.env),
         log.time_control,
+        stderr,
     )
 
 
@@ -214,7 +234,8 @@ def rerun_seat(
                 on_answer(message, reply)
             if not _same(expected.action, expected.fault, reply):
                 tail = stderr_tail(driver.stderr(), REPLAY_STDERR_LINES)
-                return RerunResult(matched, Divergence(message, expected.describe(), _got(reply), tail))
+                then = script.stderr.get(message.request, ())[-REPLAY_STDERR_LINES:]
+                return RerunResult(matched, Divergence(message, expected.describe(), _got(reply), tail, then))
             matched += 1
             if stopping:
                 return RerunResult(matched, None, stop_at)

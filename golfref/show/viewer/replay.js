@@ -258,7 +258,7 @@
     closing(index, f);
     moves(f, index);
     scores(f);
-    // The per-frame panel of bot information (inside.js), when the page has one.
+    // The per-frame panel of bot information (inside.js), in the side column.
     if (typeof drawInside === "function") drawInside(f, DATA);  // eslint-disable-line no-undef
   }
 

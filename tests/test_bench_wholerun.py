@@ -1,0 +1,30 @@
+"""The whole-run benchmark's accounting times the process layer without changing it, and accounts for all of a match."""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import wholerun
+from bench.referee import BOT
+from golfref.bots import bot_process, multiplex
+
+pytestmark = pytest.mark.process
+
+
+def test_the_buckets_add_up_to_the_match_and_the_patches_are_undone(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    send, read_line = bot_process.BotProcess.send, multiplex.BotPool.read_line
+    config = wholerun._config(tmp_path, [sys.executable, str(BOT)], 1, sandbox=False, transcript=False)
+    elapsed, buckets, decisions = wholerun._match_spent(config)
+    assert decisions > 0
+    assert set(buckets) == {"write", "read", "wait", "poll", "layer", "referee"}
+    # Every system call of a decision was seen, and the buckets split the match's time, no more.
+    assert all(buckets[k] > 0 for k in ("write", "read", "wait", "poll"))
+    assert sum(buckets.values()) == pytest.approx(elapsed)
+    assert bot_process.os is os and multiplex.select is select and bot_process.select is select
+    assert bot_process.BotProcess.send is send and multiplex.BotPool.read_line is read_line
