@@ -33,7 +33,7 @@ from golfref.game.rules import rules_from_dict
 from golfref.record.log import read_log, write_log
 from golfref.record.matchlog import history_from_log
 from golfref.record.validate import Status, validate
-from golfref.show.html_replay import card_label, json_for_script, replay_html
+from golfref.show.html_replay import card_label, json_for_script, replay_html, unpack_frames
 from tests.conftest import ROOT, TESTS
 from tests.test_pretty import log_for
 
@@ -131,11 +131,13 @@ def expected_frames(doc: dict[str, Any], seat: int | None) -> list[dict[str, Any
 
 
 def page_data(page_html: str) -> dict[str, Any]:
-    """The JSON data inlined in a page."""
+    """The JSON data inlined in a page (a replay page's frames unpacked)."""
     match = re.search(r'<script type="application/json" id="data">(.*?)</script>', page_html, re.S)
     assert match is not None
     data = json.loads(match.group(1))
     assert isinstance(data, dict)
+    if "frames" in data:  # a replay page: its frames packed, each what changed since the one before
+        data["frames"] = unpack_frames(data["frames"])
     return data
 
 

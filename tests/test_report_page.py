@@ -298,14 +298,15 @@ def test_the_links_open_the_replay_and_seat_pages_and_they_link_back(browser: Br
     try:
         page.locator("#matches a.replay-link").first.click()
         page.wait_for_selector("#seats .seat")
-        assert page.url.endswith("/report-replays/m00000-d0.html")
+        # The replay page writes its moment into the address (#hole=0&step=deal): the file is what counts.
+        assert page.url.split("#")[0].endswith("/report-replays/m00000-d0.html")
         assert page.locator("#seats .seat").count() == 2
         page.locator("#report-link").click()
         page.wait_for_selector("#standings tbody tr")
         assert page.url == out.resolve().as_uri()
         page.locator("#matches tr[data-match='1'] a.seat-link[data-seat='1']").click()
         page.wait_for_selector("#seats .seat")
-        assert page.url.endswith("/report-replays/m00001-d0.seat1.html")
+        assert page.url.split("#")[0].endswith("/report-replays/m00001-d0.seat1.html")
         assert page.evaluate("JSON.parse(document.getElementById('data').textContent).seat") == 1
         page.locator("#report-link").click()
         page.wait_for_selector("#matches")
