@@ -14,29 +14,26 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from golfref.api import match_config, run
 from golfref.record.log import read_log
 from golfref.show.html_replay import pack_frames, replay_data, replay_html, unpack_frames
+from tests.browser import needs_browser
 from tests.conftest import ROOT, TESTS
 from tests.test_html_viewer import (
-    CHROMIUM,
     DESKTOP,
     PHONE,
     Opened,
     _all_doc_logs,
     expected_frames,
-    needs_browser,
     page_data,
-    sync_playwright,
 )
 
-if sync_playwright is not None:
+if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 CLASSIC = TESTS / "logs" / "classic_4p_9holes.json"
@@ -119,18 +116,6 @@ def test_a_36_hole_8_player_page_is_under_2_mb(tmp_path: Path) -> None:
 
 
 # -- in the browser ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    assert sync_playwright is not None and CHROMIUM is not None
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class At(Opened):

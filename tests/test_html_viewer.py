@@ -22,9 +22,8 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -34,24 +33,15 @@ from golfref.record.log import read_log, write_log
 from golfref.record.matchlog import history_from_log
 from golfref.record.validate import Status, validate
 from golfref.show.html_replay import card_label, json_for_script, replay_html, unpack_frames
+from tests.browser import needs_browser
 from tests.conftest import ROOT, TESTS
 from tests.test_pretty import log_for
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 LOGS = sorted((TESTS / "logs").glob("*.json"))
 SHOWN = [p for p in LOGS if validate(read_log(p)).status in (Status.VALID, Status.INCOMPLETE)]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-
-needs_browser = pytest.mark.skipif(
-    sync_playwright is None or CHROMIUM is None,
-    reason="needs chromium (apt-get install chromium; .ci/run installs it)"
-    if sync_playwright is not None
-    else "needs the playwright package (make install puts it in .venv)",
-)
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -259,18 +249,6 @@ def test_a_one_hole_seat_page_never_names_a_card_the_seat_never_saw() -> None:
 
 
 # -- in the browser ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    assert sync_playwright is not None and CHROMIUM is not None
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Opened:

@@ -653,21 +653,26 @@ def test_the_scan_of_a_subreaper_sees_every_descendant_and_orphan() -> None:
     from golfref.bots import lifetime
 
     assert lifetime.become_subreaper()
+
+    def descendants(procs: list[lifetime.Proc]) -> set[int]:
+        children: dict[int, list[int]] = {}
+        for p in procs:
+            children.setdefault(p.ppid, []).append(p.pid)
+        found, todo = set(), [os.getpid()]
+        while todo:
+            for child in children.get(todo.pop(), ()):
+                found.add(child)
+                todo.append(child)
+        return found - before
+
+    # A worker process of the suite may already have children of its own (another test's, still
+    # being reaped): only what this test starts is counted.
+    before: set[int] = set()
+    before = descendants(lifetime.scan_all())
     script = "sleep 60 & setsid sleep 60 & (sleep 60 &) ; echo up; wait"
     shell = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, start_new_session=True)
     try:
         assert shell.stdout is not None and shell.stdout.readline() == b"up\n"
-
-        def descendants(procs: list[lifetime.Proc]) -> set[int]:
-            children: dict[int, list[int]] = {}
-            for p in procs:
-                children.setdefault(p.ppid, []).append(p.pid)
-            found, todo = set(), [os.getpid()]
-            while todo:
-                for child in children.get(todo.pop(), ()):
-                    found.add(child)
-                    todo.append(child)
-            return found
 
         def settled(procs: list[lifetime.Proc]) -> bool:
             # The shell, its two sleeps, and the orphan, once its subshell is gone and it came to this process.
@@ -680,7 +685,7 @@ def test_the_scan_of_a_subreaper_sees_every_descendant_and_orphan() -> None:
             time.sleep(0.01)
         expected = descendants(lifetime.scan_all())
         assert len(expected) == 4
-        assert {p.pid for p in lifetime.scan()} == expected
+        assert {p.pid for p in lifetime.scan()} - before == expected
     finally:
         os.killpg(shell.pid, signal.SIGKILL)
         for p in lifetime.scan():

@@ -20,28 +20,18 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from golfref.tournament.runner import load_stored
+from tests.browser import needs_browser
 from tests.conftest import ROOT
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-
-needs_browser = pytest.mark.skipif(
-    sync_playwright is None or CHROMIUM is None,
-    reason="needs chromium (apt-get install chromium; .ci/run installs it)"
-    if sync_playwright is not None
-    else "needs the playwright package (make install puts it in .venv)",
-)
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -179,18 +169,6 @@ def test_the_report_data_are_the_statistics_of_the_store(verdicts_dir: Path) -> 
 
 
 # -- in the browser ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    assert sync_playwright is not None and CHROMIUM is not None
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Opened:
