@@ -174,8 +174,10 @@ def test_the_report_data_are_the_statistics_of_the_store(verdicts_dir: Path) -> 
 class Opened:
     """A page opened on a file, which may open files under `root` and nothing else; errors recorded."""
 
-    def __init__(self, browser: Browser, path: Path, root: Path, viewport: dict[str, int] = DESKTOP) -> None:
-        self.context = browser.new_context(viewport=viewport)
+    def __init__(
+        self, browser: Browser, path: Path, root: Path, viewport: dict[str, int] = DESKTOP, scheme: str = "light"
+    ) -> None:
+        self.context = browser.new_context(viewport=viewport, color_scheme=scheme)  # type: ignore[arg-type]
         self.page: Page = self.context.new_page()
         self.root = root.resolve().as_uri()
         self.requests: list[str] = []
@@ -339,8 +341,9 @@ def test_the_contrast_formula_by_hand() -> None:
 
 @pytest.mark.process
 @needs_browser
-def test_every_colour_pair_of_the_report_has_aa_contrast(browser: Browser, verdicts_dir: Path) -> None:
-    opened = Opened(browser, verdicts_dir / "report.html", verdicts_dir)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_colour_pair_of_the_report_has_aa_contrast(browser: Browser, verdicts_dir: Path, scheme: str) -> None:
+    opened = Opened(browser, verdicts_dir / "report.html", verdicts_dir, scheme=scheme)
     try:
         opened.page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         pairs = opened.page.evaluate(_COLOUR_PAIRS)
@@ -349,9 +352,11 @@ def test_every_colour_pair_of_the_report_has_aa_contrast(browser: Browser, verdi
                if contrast(p["ink"], p["paper"]) < 4.5]  # fmt: skip
         assert low == []
         # The bars themselves (not text): 3:1 against the page, WCAG's rule for graphics.
-        strokes = opened.page.eval_on_selector_all("g.bar .interval", "ns => ns.map(n => getComputedStyle(n).stroke)")
-        assert strokes and all(contrast(s, "rgb(255, 255, 255)") >= 3.0 for s in strokes)
-        if os.environ.get("GOLDEN_UPDATE"):
+        paper = opened.page.evaluate("getComputedStyle(document.body).backgroundColor")
+        for marks, style in (("g.bar .interval, svg .axis", "stroke"), ("g.bar .mean", "fill")):
+            colours = opened.page.eval_on_selector_all(marks, f"ns => ns.map(n => getComputedStyle(n).{style})")
+            assert colours and all(contrast(c, paper) >= 3.0 for c in colours), (marks, colours, paper)
+        if os.environ.get("GOLDEN_UPDATE") and scheme == "light":
             opened.page.evaluate("document.querySelectorAll('details').forEach(d => d.open = false)")
             opened.page.screenshot(path=str(ROOT / "docs" / "report.png"), full_page=False)
             opened.page.locator("#sprt-section").screenshot(path=str(ROOT / "docs" / "report-sprt.png"))

@@ -63,7 +63,7 @@
     const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label });
     root.appendChild(svg("title", null, label));
     if (opts.reference !== undefined) {
-      root.appendChild(svg("line", { x1: px(opts.reference), x2: px(opts.reference), y1: T, y2: H - B, stroke: "#57606a", "stroke-dasharray": "4 3", class: "reference" }));
+      root.appendChild(svg("line", { x1: px(opts.reference), x2: px(opts.reference), y1: T, y2: H - B, stroke: "#57606a", "stroke-dasharray": "4 3", class: "reference axis" }));
       const at = px(opts.reference), anchor = at > W * 0.7 ? "end" : at < L + 60 ? "start" : "middle";
       root.appendChild(svg("text", { x: at, y: H - B + 28, "text-anchor": anchor }, opts.referenceLabel));
     }
@@ -78,7 +78,7 @@
       g.appendChild(svg("text", { x: L - 8, y: y + 4, "text-anchor": "end" }, short));
       if (b.low !== null && b.high !== null) {
         g.appendChild(svg("line", { x1: px(b.low), x2: px(b.high), y1: y, y2: y, stroke: "#0b5cad", "stroke-width": 4, class: "interval" }));
-        for (const end of [b.low, b.high]) g.appendChild(svg("line", { x1: px(end), x2: px(end), y1: y - 6, y2: y + 6, stroke: "#0b5cad", "stroke-width": 2 }));
+        for (const end of [b.low, b.high]) g.appendChild(svg("line", { x1: px(end), x2: px(end), y1: y - 6, y2: y + 6, stroke: "#0b5cad", "stroke-width": 2, class: "interval" }));
       }
       g.appendChild(svg("circle", { cx: px(b.mean), cy: y, r: 5, fill: "#1b1f24", class: "mean" }));
       root.appendChild(g);
@@ -212,7 +212,7 @@
       const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
       const n = DATA.scores[p].length;
       const mean = n ? DATA.scores[p].reduce((a, b) => a + b, 0) / n : 0;
-      const fig = el("figure", { class: "dist", "data-player": p });
+      const fig = el("figure", { class: `dist series-${i % SERIES_COLOURS.length}`, "data-player": p });
       const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${p}: ${n} hole scores from ${lo} to ${hi}, mean ${mean.toFixed(2)}` });
       root.appendChild(svg("title", null, `${p}: hole scores`));
       const bw = (W - L - 4) / bins;
@@ -223,7 +223,7 @@
         bar.appendChild(svg("title", null, `${Math.round(from)}${width > 1 ? " to " + Math.round(from + width - 1) : ""} points: ${c} holes`));
         root.appendChild(bar);
       });
-      root.appendChild(svg("line", { x1: L, x2: W - 4, y1: H - B, y2: H - B, stroke: "#57606a" }));
+      root.appendChild(svg("line", { x1: L, x2: W - 4, y1: H - B, y2: H - B, stroke: "#57606a", class: "axis" }));
       root.appendChild(svg("text", { x: L, y: H - 6 }, lo));
       root.appendChild(svg("text", { x: W - 4, y: H - 6, "text-anchor": "end" }, hi));
       root.appendChild(svg("text", { x: (L + W) / 2, y: H - 6, "text-anchor": "middle" }, "points in a hole"));
