@@ -1,4 +1,5 @@
-"""Tournament speed: matches/s of a 200-match round robin of instant bots with 1 and 2 workers,
+"""Tournament speed: matches/s of a 200-match round robin of instant bots with 1 and 2 workers (and of a
+100-match one of instant C bots, with the CPU time per match of every process, which bounds the speed-up),
 the tournament's overhead per match beyond `run_match` itself, and the variance reduction that
 duplicate deals give between the sample bots.
 
@@ -34,13 +35,18 @@ from golfref.stats.tables import duplicate_deals_line
 from golfref.tournament.runner import run_tournament
 from golfref.tournament.schedule import match_config, schedule
 
+from .referee import compile_c_bot
+
 HERE = Path(__file__).resolve().parent
 BOT = HERE / "instant_bot.py"
 SAMPLE = HERE.parent / "sample_matches" / "tournament.yaml"
 
 
-def _config(matches: int, directory: str) -> TournamentConfig:
-    bot = f"[{json.dumps(sys.executable)}, {json.dumps(str(BOT))}]"
+def _config(matches: int, directory: str, command: tuple[str, ...] | None = None) -> TournamentConfig:
+    """The round robin; `command` (a compiled bot) plays in its own folder, the instant Python bot by default."""
+    bot = json.dumps(list(command or (sys.executable, str(BOT))))
+    if command is not None:
+        bot += f", cwd: {json.dumps(str(Path(command[0]).parent))}"
     text = (
         "tournament: bench\nrules: {preset: standard, holes: 1}\n"
         f"players:\n  - {{name: a, command: {bot}}}\n  - {{name: b, command: {bot}}}\n"
@@ -56,15 +62,54 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def _tournament(matches: int, workers: int) -> tuple[float, float]:
+def _tournament(matches: int, workers: int, command: tuple[str, ...] | None = None) -> tuple[float, float]:
     """Wall-clock and CPU seconds of the whole tournament (its workers are joined before it returns)."""
+    elapsed, own, children = _accounted(matches, workers, command)
+    return elapsed, own + children
+
+
+def _accounted(matches: int, workers: int, command: tuple[str, ...] | None = None) -> tuple[float, float, float]:
+    """Wall-clock seconds of the whole tournament, CPU seconds of this process, and of its workers and their bots.
+
+    The pool's workers are joined before run_tournament returns and each reaped its bots, so
+    `os.times`' children fields hold all of them.
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = _config(matches, tmp)
-        start, cpu = time.perf_counter(), _cpu()
+        cfg = _config(matches, tmp, command)
+        before, start = os.times(), time.perf_counter()
         result = run_tournament(cfg, workers=workers)
-        elapsed, cpu = time.perf_counter() - start, _cpu() - cpu
+        elapsed, after = time.perf_counter() - start, os.times()
         assert len(result.records) == matches, result.errors
-    return elapsed, cpu
+    own = after.user + after.system - before.user - before.system
+    children = after.children_user + after.children_system - before.children_user - before.children_system
+    return elapsed, own, children
+
+
+def _c_scaling(matches: int, repeats: int) -> None:
+    """1 and 2 workers with instant C bots, in turn: matches/s, and the CPU time per match that bounds the speed-up."""
+    with tempfile.TemporaryDirectory() as tmp:
+        c_bot = compile_c_bot(tmp)  # its folder, fingerprinted at every match, holds nothing else
+        if isinstance(c_bot, str):
+            print(f"  instant C bots: skipped: {c_bot}")
+            return
+        _accounted(4, 2, c_bot)  # warm-up
+        runs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
+        for _ in range(repeats):
+            for workers in (1, 2):
+                runs[workers].append(_accounted(matches, workers, c_bot))
+    best = {w: min(r, key=lambda run: run[0]) for w, r in runs.items()}
+    (one, one_own, one_children), (two, two_own, two_children) = best[1], best[2]
+    cores = os.cpu_count() or 1
+    per_match = (two_own + two_children) / matches
+    ceiling = min(cores, 2) / per_match  # 2 workers can use at most 2 cores
+    print(f"  instant C bots: 1 worker {matches / one:.1f} matches/s; 2 workers {matches / two:.1f} matches/s "
+          f"({one / two:.2f}x, goal >= 1.8x on two cores)")  # fmt: skip
+    print(f"    CPU per match (2 workers): {two_own / matches * 1000:.1f} ms the tournament's own process, "
+          f"{two_children / matches * 1000:.1f} ms the workers and their bots; 1 worker: "
+          f"{one_own / matches * 1000:.1f} + {one_children / matches * 1000:.1f} ms")  # fmt: skip
+    print(f"    so two busy cores play at most {ceiling:.1f} matches/s, {ceiling * one / matches:.2f}x one worker's "
+          f"measured rate; the wall clock used {(two_own + two_children) / two / min(cores, 2):.0%} of two cores "
+          f"with 2 workers, {(one_own + one_children) / one:.0%} of one core with 1")  # fmt: skip
 
 
 def _direct(matches: int) -> tuple[float, float]:
@@ -137,5 +182,6 @@ def run(quick: bool = False) -> None:
           f"{(one_cpu - direct_cpu) / matches * 1000:+.1f} ms, {(one_cpu - direct_cpu) / direct_cpu:+.1%} "
           f"(goal < 5%); wall clock: {(one - direct) / matches * 1000:+.1f} ms, {(one - direct) / direct:+.1%} "
           "(the parent's share overlaps the next match)")  # fmt: skip
+    _c_scaling(matches // 2, repeats)
     _variance(deal_sets)
     print(f"  after: {_load()}")

@@ -192,7 +192,7 @@ def _match_spent(config_path: Path) -> tuple[float, dict[str, float], int]:
         elapsed = time.perf_counter() - begun
     finally:
         bot_process.os, multiplex.select, bot_process.select = saved_modules
-        for (owner, name), method in zip(methods, saved_methods):
+        for (owner, name), method in zip(methods, saved_methods, strict=True):
             setattr(owner, name, method)
     calls = {k: v[0] for k, v in spent.items() if k != "layer"}
     buckets = {**calls, "layer": spent["layer"][0] - sum(calls.values()), "referee": elapsed - spent["layer"][0]}

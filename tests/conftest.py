@@ -197,3 +197,17 @@ def shared() -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium (Playwright's Browser) for a whole test module; its tests are marked `needs_browser`."""
+    from tests.browser import CHROMIUM, sync_playwright
+
+    assert sync_playwright is not None and CHROMIUM is not None
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -26,10 +26,11 @@ from golfref.cli.app import app
 from golfref.cli.exits import EXIT_FAULTED, EXIT_OK, EXIT_USAGE
 from golfref.config.match import TimeControl
 from golfref.game.policies import POLICIES
-from golfref.game.rules import PRESETS
+from golfref.game.rules import HOUSE_OPTIONS, PRESETS, resolve_rules
 from golfref.record.faults import silence_hint
 from golfref.tools.botcheck import (
     ALL_LAYOUTS,
+    HOUSE_CHECKED,
     STDOUT_CHECK,
     BotCommand,
     BotWontStart,
@@ -100,6 +101,34 @@ def test_a_bot_that_cannot_handle_a_card_power_fails_each_target_check() -> None
     result = next(r for r in report.results if r.outcome is Outcome.FAIL)
     assert result.request is not None and '"decision":"target"' in result.request
     assert result.stderr is not None and "NotImplementedError" in result.stderr
+
+
+def test_a_bot_of_protocol_2_fails_the_house_options_flip_out_only() -> None:
+    # Every preset's default run has the house options' group: a bot that never met them learns it there.
+    report = run(BROKEN / "protocol2_bot.py", ("classic",), ("2x3",))
+    assert list(failed(report)) == ["classic with house options: draw: flip_out offered"]
+    message = failed(report)["classic with house options: draw: flip_out offered"]
+    assert "exited" in message and "[decision draw]" in message
+    result = next(r for r in report.results if r.outcome is Outcome.FAIL)
+    assert result.stderr is not None and "unknown action 'flip_out'" in result.stderr
+    passed = {r.name for r in report.results if r.outcome is Outcome.PASS}
+    for situation in (
+        "handshake",
+        "draw: a flip offered instead of drawing",
+        "flip: endgame, pass offered",
+        "hole end",
+    ):
+        assert f"classic with house options: {situation}" in passed, situation
+
+
+def test_the_house_options_group_sets_every_house_option_for_every_preset() -> None:
+    assert set(HOUSE_OPTIONS) <= set(HOUSE_CHECKED), set(HOUSE_OPTIONS) - set(HOUSE_CHECKED)
+    assert HOUSE_CHECKED["flip_after_throw"] == "endgame"
+    for preset in PRESETS:
+        rules = resolve_rules(preset, dict(HOUSE_CHECKED))
+        assert set(rules.house_dict()) == set(HOUSE_OPTIONS), preset
+        groups = [g for g in build_groups((preset,), ("2x3",), 0, 0) if g.rules == rules]
+        assert len(groups) == 1 and all(c.name.startswith(f"{preset} with house options: ") for c in groups[0].checks)
 
 
 def test_a_bot_that_knocks_wrongly_fails_the_turns_owed() -> None:

@@ -158,3 +158,53 @@ def test_a_usage_error_is_one_line_naming_the_command() -> None:
     result = python(code)
     assert result.returncode == EXIT_USAGE
     assert result.stderr.splitlines() == ["golfref: error: No such option: --zzzz (see golfref run --help)"]
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("argv", "status"), [(["--version"], EXIT_OK), (["run"], EXIT_USAGE)])
+def test_the_program_leaves_with_its_output_its_status_and_its_atexit_functions(argv: list[str], status: int) -> None:
+    # golfref.__main__ leaves without the interpreter's teardown: nothing it owes may be lost so.
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('atexit ran', file=sys.stderr))\n"
+        f"sys.argv = ['golfref', *{argv!r}]\n"
+        "from golfref.__main__ import main\n"
+        "main()\n"
+    )
+    result = python(code)
+    assert result.returncode == status, result.stderr
+    assert result.stderr.endswith("atexit ran\n")
+    if status == EXIT_OK:
+        assert result.stdout == f"golfref {golfref.__version__}\n"
+    else:
+        assert "golfref: error: Missing argument 'config'" in result.stderr
+
+
+@pytest.mark.process
+def test_a_thread_still_running_gets_the_ordinary_exit() -> None:
+    # The thread runs on until golfref's main() has left: only the ordinary exit then waits for it.
+    code = (
+        "import sys, threading\n"
+        "left = threading.Event()\n"
+        "def late():\n    left.wait()\n    print('the thread finished')\n"
+        "threading.Thread(target=late).start()\n"
+        "sys.argv = ['golfref', '--version']\n"
+        "from golfref.__main__ import main\n"
+        "try:\n    main()\nfinally:\n    left.set()\n"
+    )
+    result = python(code)
+    assert result.returncode == EXIT_OK, result.stderr
+    assert result.stdout.splitlines() == [f"golfref {golfref.__version__}", "the thread finished"]
+
+
+@pytest.mark.process
+def test_a_profiled_run_keeps_its_profile(tmp_path: Path) -> None:
+    # cProfile writes its report once the program has returned: the quick exit must leave it the chance.
+    report = tmp_path / "golfref.prof"
+    result = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(report), "-m", "golfref", "--version"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert result.returncode == EXIT_OK, result.stderr
+    assert result.stdout == f"golfref {golfref.__version__}\n"
+    assert report.stat().st_size > 0

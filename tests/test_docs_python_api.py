@@ -81,7 +81,8 @@ def test_the_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README.md", "exec"), {})  # noqa: S102 - the README's own example
-    found = re.fullmatch(r"\(-?\d+, -?\d+\) \([12], [12]\) (\S+)\n", out.getvalue())  # unseeded: a total may be negative
+    # Unseeded: a total may be negative.
+    found = re.fullmatch(r"\(-?\d+, -?\d+\) \([12], [12]\) (\S+)\n", out.getvalue())
     assert found is not None, out.getvalue()
     log = found.group(1)
     assert Path(log).is_file() and Path(log).parent.resolve() == (tmp_path / "logs").resolve()

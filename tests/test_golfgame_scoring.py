@@ -142,3 +142,23 @@ def test_rules_md_gives_the_servers_default_game_as_an_option_set() -> None:
         assert (resolved.layout, resolved.decks, resolved.holes, resolved.jokers) == ("2x3", 1, 1, None)
         assert resolved.flip_after_throw.value == "none" and resolved.reveal_count == 2
         assert resolved.house_dict() == {}
+
+
+def test_the_python_kits_scorer_gives_the_servers_numbers() -> None:
+    # golfbot.grid_score and hole_scores, what a bot scores with (tests/test_kit_rules.py holds the other kits to them).
+    from golfref.kit import golfbot
+    from golfref.match.protocol import hello_rules
+
+    wrong = []
+    for v in DATA["grids"]:
+        kit = golfbot.Rules.from_json(hello_rules(_rules(tuple(v["options"]), 2, v["decks"])))
+        grid = [c.name for row in parse_grid(v["grid"]) for c in row]
+        assert kit.exact_score is None  # blackjack is a hole rule: the grid vectors are the server's grid scores
+        if golfbot.grid_score(kit, grid) != v["score"]:
+            wrong.append(f"{v['grid']} with {v['options']}")
+    for v in DATA["holes"]:
+        kit = golfbot.Rules.from_json(hello_rules(_rules(tuple(v["options"]), len(v["grids"]), v["decks"])))
+        grids = [[c.name for row in parse_grid(text) for c in row] for text in v["grids"]]
+        if golfbot.hole_scores(kit, grids, v["finisher"], None) != v["scores"]:
+            wrong.append(f"{v['grids']} first {v['finisher']} with {v['options']}")
+    assert not wrong, f"{len(wrong)} differ, first: {wrong[0]}"

@@ -12,7 +12,7 @@ from golfref.game.cards import Rank, deck_set, parse_grid
 from golfref.game.engine import Game
 from golfref.game.narrate import rules_summary
 from golfref.game.rules import RulesError, resolve_rules, rules_from_dict
-from golfref.game.scoring import adjust_hole, exact_scored, forfeit_score, score_grid
+from golfref.game.scoring import adjust_hole, card_points, exact_scored, forfeit_score, hole_scores, score_grid
 from golfref.match.protocol import hello_rules
 
 
@@ -35,6 +35,20 @@ def test_suit_values_need_suits_and_win_over_rank_values() -> None:
     rules = resolve_rules("classic", {"suit_values": {"JH": 0}})
     with pytest.raises(ValueError, match="suit"):
         score_grid([c.rank for row in parse_grid("JH JD 5D / 7C 2S QD") for c in row], rules)
+
+
+def test_card_points_is_what_a_card_scores_alone() -> None:
+    # The card's points in a grid of one card (no line to cancel): the table, then its suit's own value.
+    overrides = {"layout": "1x1", "jokers": 3, "card_values": {"K": -2, "T": 1}, "suit_values": {"JH": 0, "KS": 7}}
+    rules = resolve_rules("classic", overrides)
+    shoe = deck_set(2, True)
+    for card in shoe:
+        assert card_points(card, rules) == score_grid([card.rank], rules, [card.suit]).total, card
+    by_name = {card.name: card_points(card, rules) for card in shoe}
+    named = ("JH#2", "JD", "KS", "KH", "TC", "XR")
+    assert [by_name[name] for name in named] == [0, 10, 7, -2, 1, 3]
+    with pytest.raises(ValueError, match="jokers option is off"):
+        card_points(shoe[-1], resolve_rules("classic", {"layout": "1x1"}))
 
 
 @pytest.mark.parametrize(
@@ -209,3 +223,15 @@ def test_flip_instead_of_draw_and_flip_out_are_offered_exactly_when_allowed() ->
     assert flips and outs
     plain = _random_games({}, games=3)
     assert not any(a.startswith("flip") for g, _, legal in plain if g.decision.value == "draw" for a in legal)
+
+
+def test_hole_scores_apply_exact_score_then_the_knock_penalty_then_the_adjustments() -> None:
+    knock = resolve_rules("knock", {"exact_score": [21, 0], "closer_bonus": -5}, 3)
+    # Seat 1 knocked with 21, made 0, and ties seat 2: a failed knock (D4) costs it 10; nobody closed.
+    assert hole_scores([7, 21, 0], knock, None, 1) == [7, 0 + 10 - 5, 0]
+    assert hole_scores([7, 3, 4], knock, None, 1) == [7, 3 - 5, 4]  # strictly lowest: no penalty
+    double = resolve_rules("knock", {"knock_penalty": "double"}, 2)
+    assert hole_scores([2, 6], double, None, 1) == [2, 12] and hole_scores([-3, -1], double, None, 1) == [-3, -1]
+    # The closer, not the knocker, ended the hole first where both are there.
+    closing = resolve_rules("knock", {"closer_penalty": 10}, 3)
+    assert hole_scores([5, 1, 9], closing, 2, 1) == [5, 1, 19]

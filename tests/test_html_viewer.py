@@ -22,9 +22,8 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,25 +32,16 @@ from golfref.game.rules import rules_from_dict
 from golfref.record.log import read_log, write_log
 from golfref.record.matchlog import history_from_log
 from golfref.record.validate import Status, validate
-from golfref.show.html_replay import card_label, json_for_script, replay_html
+from golfref.show.html_replay import card_label, json_for_script, replay_html, unpack_frames
+from tests.browser import needs_browser
 from tests.conftest import ROOT, TESTS
 from tests.test_pretty import log_for
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
 LOGS = sorted((TESTS / "logs").glob("*.json"))
 SHOWN = [p for p in LOGS if validate(read_log(p)).status in (Status.VALID, Status.INCOMPLETE)]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-try:
-    from playwright.sync_api import Browser, Page, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-
-needs_browser = pytest.mark.skipif(
-    sync_playwright is None or CHROMIUM is None,
-    reason="needs chromium (apt-get install chromium; .ci/run installs it)"
-    if sync_playwright is not None
-    else "needs the playwright package (make install puts it in .venv)",
-)
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -131,11 +121,13 @@ def expected_frames(doc: dict[str, Any], seat: int | None) -> list[dict[str, Any
 
 
 def page_data(page_html: str) -> dict[str, Any]:
-    """The JSON data inlined in a page."""
+    """The JSON data inlined in a page (a replay page's frames unpacked)."""
     match = re.search(r'<script type="application/json" id="data">(.*?)</script>', page_html, re.S)
     assert match is not None
     data = json.loads(match.group(1))
     assert isinstance(data, dict)
+    if "frames" in data:  # a replay page: its frames packed, each what changed since the one before
+        data["frames"] = unpack_frames(data["frames"])
     return data
 
 
@@ -257,18 +249,6 @@ def test_a_one_hole_seat_page_never_names_a_card_the_seat_never_saw() -> None:
 
 
 # -- in the browser ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the whole module."""
-    assert sync_playwright is not None and CHROMIUM is not None
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Opened:
@@ -522,92 +502,6 @@ def test_planted_markup_and_script_in_bot_text_neither_runs_nor_renders(browser:
         opened.check_quiet()
     finally:
         opened.close()
-
-
-# -- the tournament report ----------------------------------------------------------------------
-
-REPORT_NAMES = ['<b class="planted">b</b>', "<script>window.__pwned=1</script>", "<img src=x onerror=__pwned=2>"]
-
-
-@pytest.fixture(scope="module")
-def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small finished tournament of built-ins whose names are markup and script."""
-    tmp = tmp_path_factory.mktemp("tournament")
-    players = "".join(
-        f"  - {{name: {json.dumps(n)}, builtin: {b}}}\n"
-        for n, b in zip(REPORT_NAMES, ["greedy", "random", "greedy"], strict=True)
-    )
-    config = tmp / "t.yaml"
-    config.write_text(
-        "tournament: t\nrules: {preset: standard, layout: 2x2, holes: 2}\n"
-        f"players:\n{players}deal_sets: 2\nseed: 3\nresults: out\n",
-        encoding="utf-8",
-    )
-    done = golfref("tournament", str(config), "-q")
-    assert done.returncode == 0, done.stderr
-    return tmp / "out"
-
-
-@pytest.mark.process
-def test_standings_html_writes_the_report_and_a_replay_per_match(tournament_dir: Path, tmp_path: Path) -> None:
-    # One log gone: its match is listed with the reason, without a link, and a warning says so.
-    broken = tmp_path / "copy"
-    shutil.copytree(tournament_dir, broken)
-    (broken / "logs" / "m00001-d0.json").unlink()
-    out = tmp_path / "report.html"
-    done = golfref("standings", str(broken), "--html", str(out))
-    assert done.returncode == 0, done.stderr
-    assert "standings" in done.stdout  # the tables print as without --html
-    warnings = [line for line in done.stderr.splitlines() if "warning" in line]
-    assert len(warnings) == 1 and "logs/m00001-d0.json" in warnings[0]
-    replays = sorted((tmp_path / "report-replays").glob("*.html"))
-    assert len(replays) == 11 and "m00001-d0.html" not in {p.name for p in replays}
-    data = page_data(out.read_text(encoding="utf-8"))
-    assert len(data["matches"]) == 12 and len(data["rating_history"]) == 12
-    assert [m["replay"] for m in data["matches"]].count(None) == 1
-    assert sorted(data["players"]) == sorted(REPORT_NAMES)
-
-
-@pytest.mark.process
-def test_standings_html_of_a_directory_without_results_is_one_line(tmp_path: Path) -> None:
-    done = golfref("standings", str(tmp_path), "--html", str(tmp_path / "r.html"))
-    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "no tournament results" in done.stderr
-
-
-@pytest.mark.process
-@needs_browser
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_report_shows_tables_charts_and_links_safely(
-    browser: Browser, tournament_dir: Path, tmp_path: Path, viewport: dict[str, int]
-) -> None:
-    out = tmp_path / "report.html"
-    assert golfref("standings", str(tournament_dir), "--html", str(out)).returncode == 0
-    opened = Opened(browser, out, viewport)
-    page = opened.page
-    try:
-        assert page.locator("#standings tbody tr").count() == 3
-        assert page.locator("#pairwise tbody tr").count() == 3
-        assert page.locator("#ratings tbody tr").count() == 3
-        assert page.locator("#rating-chart svg[role=img]").count() == 1
-        assert page.locator("#distributions svg[role=img]").count() == 3
-        assert page.evaluate("window.__pwned") is None
-        assert page.locator(".planted, img").count() == 0
-        text = page.evaluate("document.body.innerText")
-        assert all(name in text for name in REPORT_NAMES)
-        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "horizontal overflow"
-        links = page.eval_on_selector_all("#matches a", "ns => ns.map(n => n.getAttribute('href'))")
-        assert len(links) == 12 and all((out.parent / link).is_file() for link in links)
-        page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
-        opened.check_quiet()
-    finally:
-        opened.close()
-    # A link opens its match's replay, quietly too.
-    replay = Opened(browser, out.parent / links[0], viewport)
-    try:
-        assert replay.page.locator("#seats .seat").count() == 2
-        replay.check_quiet()
-    finally:
-        replay.close()
 
 
 # -- inside a bot: each bot's times and stderr, on its own pages only --------------------------------

@@ -26,7 +26,7 @@ from golfref.game.rules import resolve_rules
 from golfref.match.protocol import hello_rules
 from golfref.match.referee import run_match
 from golfref.record.faults import SeatStatus
-from golfref.tools.botcheck import BotCommand, Outcome, check_bot
+from golfref.tools.botcheck import HOUSE_CHECKED, BotCommand, Outcome, check_bot
 
 pytestmark = pytest.mark.process
 
@@ -59,6 +59,8 @@ MATCHES: dict[str, tuple[dict[str, Any], int, int]] = {
         2,
         1,
     ),
+    # Every house option at once (check-bot's house-options group), its flips at a draw and after a throw.
+    "house-options": ({"preset": "classic", **HOUSE_CHECKED}, 1, 2),
 }
 
 # Decisions the kit must have met in a match (the seeds are fixed): with card powers, the
@@ -68,6 +70,7 @@ EXPECTED = {
     "standard": {"draw", "place", "flip"},
     "4x4-2-decks-jokers-powers": {"reveal", "draw", "place", "target"},
     "3x3-lines-powers-may-flip": {"draw", "place", "flip", "target"},
+    "house-options": {"reveal", "draw", "place", "flip"},
 }
 
 

@@ -192,3 +192,35 @@ def test_greedy_takes_a_low_discard_onto_a_known_high_card() -> None:
     assert greedy.choose(seen, game.legal_actions()).kind is ActionKind.DRAW_DISCARD
     game.apply(Action(ActionKind.DRAW_DISCARD))
     assert greedy.choose(view(game, 0), game.legal_actions()) == Action(ActionKind.SWAP, 0), "the K replaces the Q"
+
+
+@pytest.mark.parametrize(
+    ("suit_values", "top", "taken"),
+    [
+        ({}, "JH", False),  # a jack is 10: no better than the unseen cards it would replace
+        ({"JH": 0, "JS": 0}, "JH", True),  # one-eyed jacks: the jack of hearts is 0
+        ({"JH": 0, "JS": 0}, "JD", False),  # the suit decides, not the rank
+    ],
+)
+def test_greedy_counts_a_cards_suit_value(suit_values: dict[str, int], top: str, taken: bool) -> None:
+    """Seat 0 knows a 9 in its grid and a jack tops the pile: greedy takes it only where that jack is worth 0."""
+    rules = resolve_rules("standard", {"layout": "2x2", "holes": 1, "suit_values": suit_values}, 2)
+    game = Game(rules)
+    cards = list(range(len(game.cards)))
+    nine = next(i for i in cards if game.ranks[i] is Rank.NINE)
+    jack = next(i for i in cards if game.cards[i].name == top)
+    rest = [i for i in cards if i not in (nine, jack)]
+    n = rules.cards
+    # Seat 0's slot 0 (peeked at the start) is the 9; the first card after the grids starts the pile.
+    order = [nine, *rest[: 2 * n - 1], jack, *rest[2 * n - 1 :]]
+    game.apply_shuffle(order)
+    greedy = GreedyPolicy(rules)
+    assert game.decision is Decision.DRAW and game.to_move == 0
+    seen = view(game, 0)
+    assert seen.grids[0][0] is not None and seen.grids[0][0].rank is Rank.NINE
+    assert seen.discard[-1].name == top
+    choice = greedy.choose(seen, game.legal_actions())
+    assert choice.kind is (ActionKind.DRAW_DISCARD if taken else ActionKind.DRAW_STOCK)
+    if taken:
+        game.apply(choice)
+        assert greedy.choose(view(game, 0), game.legal_actions()) == Action(ActionKind.SWAP, 0), "onto the 9"

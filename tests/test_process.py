@@ -15,6 +15,7 @@ import os
 import select
 import shutil
 import signal
+import subprocess
 import sys
 import time
 import uuid
@@ -643,3 +644,56 @@ def test_a_forked_child_becomes_a_subreaper_of_its_own() -> None:
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_the_scan_of_a_subreaper_sees_every_descendant_and_orphan() -> None:
+    # scan() walks this process's tree down (a few files per process) instead of reading every
+    # process in /proc: what it returns must be every descendant the full scan shows, an orphan
+    # reparented to this subreaper and a process in a session of its own included.
+    from golfref.bots import lifetime
+
+    assert lifetime.become_subreaper()
+
+    def descendants(procs: list[lifetime.Proc]) -> set[int]:
+        children: dict[int, list[int]] = {}
+        for p in procs:
+            children.setdefault(p.ppid, []).append(p.pid)
+        found, todo = set(), [os.getpid()]
+        while todo:
+            for child in children.get(todo.pop(), ()):
+                found.add(child)
+                todo.append(child)
+        return found - before
+
+    # A worker process of the suite may already have children of its own (another test's, still
+    # being reaped): only what this test starts is counted.
+    before: set[int] = set()
+    before = descendants(lifetime.scan_all())
+    script = "sleep 60 & setsid sleep 60 & (sleep 60 &) ; echo up; wait"
+    shell = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        assert shell.stdout is not None and shell.stdout.readline() == b"up\n"
+
+        def settled(procs: list[lifetime.Proc]) -> bool:
+            # The shell, its two sleeps, and the orphan, once its subshell is gone and it came to this process.
+            mine = descendants(procs)
+            orphans = [p for p in procs if p.pid in mine and p.ppid == os.getpid() and p.pid != shell.pid]
+            return len(mine) == 4 and len(orphans) == 1
+
+        deadline = time.monotonic() + GENEROUS
+        while not settled(lifetime.scan_all()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        expected = descendants(lifetime.scan_all())
+        assert len(expected) == 4
+        assert {p.pid for p in lifetime.scan()} - before == expected
+    finally:
+        os.killpg(shell.pid, signal.SIGKILL)
+        for p in lifetime.scan():
+            if p.pgrp != os.getpgrp():
+                lifetime.kill(p.pid, signal.SIGKILL)
+        shell.wait()
+        deadline = time.monotonic() + GENEROUS
+        while time.monotonic() < deadline and (strays := [p for p in lifetime.scan() if p.ppid == os.getpid()]):
+            for p in strays:
+                lifetime.reap(p.pid)
+            time.sleep(0.01)

@@ -166,6 +166,50 @@ def test_the_answer_definition_has_the_shape_the_shortcut_reads() -> None:
     }
 
 
+_NAMES = [_ABSENT, None, 3, True, "", "b", "a" * 64, "a" * 65, "\U0001f600" * 64, "\U0001f600" * 65, ["b"]]
+_VERSIONS = [_ABSENT, None, 2, "", "1.0", "v" * 64, "v" * 65, ["1"]]
+
+
+@pytest.mark.parametrize("kind", ["ready", "answer", "Ready"])
+def test_a_plain_ready_is_one_the_schema_accepts(kind: str) -> None:
+    for name, version, note in itertools.product(_NAMES, _VERSIONS, [_ABSENT, "hi"]):
+        fields = {"type": kind, "name": name, "version": version, "note": note}
+        data = {key: value for key, value in fields.items() if value is not _ABSENT}
+        if protocol.ready_is_plain(data):
+            assert READY.is_valid(data), f"the shortcut accepts what the schema refuses: {data!r}"
+            assert protocol.parse_ready(json.dumps(data)) == (data["name"], data.get("version"))
+        assert parser_accepts(protocol.parse_ready, json.dumps(data)) is READY.is_valid(data), data
+
+
+def test_the_ready_definition_has_the_shape_the_shortcut_reads() -> None:
+    # ready_is_plain reads the name's length bounds and the version's maxLength and nothing else.
+    ready = SCHEMA["$defs"]["ready"]
+    assert set(ready) == {"type", "required", "properties", "additionalProperties"}
+    assert ready["required"] == ["type", "name"] and ready["additionalProperties"] is True
+    name, version = ready["properties"]["name"], ready["properties"]["version"]
+    assert ready["properties"] == {
+        "type": {"const": "ready"},
+        "name": {"type": "string", "minLength": name["minLength"], "maxLength": name["maxLength"]},
+        "version": {"type": "string", "maxLength": version["maxLength"]},
+    }
+
+
+def test_well_behaved_messages_compile_no_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compilations cost a tenth of a second of a run's start: a match of well-behaved bots needs none,
+    # and a message that does need the schema still gets it.
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a schema was compiled")
+
+    protocol._message_check.cache_clear()
+    monkeypatch.setattr(protocol.fastjsonschema, "compile", refuse)
+    assert protocol.parse_ready(j(type="ready", name="bot", version="2")) == ("bot", "2")
+    assert protocol.parse_answer(j(type="answer", id=3, action="stock")) == (3, "stock")
+    monkeypatch.undo()
+    with pytest.raises(protocol.InvalidMessage, match="ready needs a 'name'"):
+        protocol.parse_ready(j(type="ready", name=""))
+    assert protocol.parse_answer(j(type="answer", id=3.0, action="stock")) == (3, "stock")
+
+
 def test_parsers_return_the_fields() -> None:
     assert protocol.parse_ready(j(type="ready", name="bot", version="2")) == ("bot", "2")
     assert protocol.parse_ready(j(type="ready", name="bot")) == ("bot", None)

@@ -107,3 +107,19 @@ def test_the_program_checks_the_architecture_first() -> None:
     assert len(code) % 8 == 0
     op, _, _, k = struct.unpack("HBBI", code[:8])
     assert (op, k) == (0x20, 4)  # BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)
+
+
+@pytest.mark.process  # find_library runs ldconfig in a child process
+def test_pyseccomp_finds_its_libraries_by_soname_as_the_ordinary_lookup_does() -> None:
+    # seccomp._sonames_first spares pyseccomp's import two runs of ldconfig: the libraries it then
+    # loads must be the ones the ordinary lookup names, and the ordinary lookup comes back after.
+    import ctypes.util
+
+    original = ctypes.util.find_library
+    with seccomp._sonames_first():
+        assert ctypes.util.find_library is not original
+        for name, soname in seccomp._SONAMES.items():
+            assert ctypes.util.find_library(name) == soname == original(name)
+        assert ctypes.util.find_library("no-such-library-xyz") is None
+    assert ctypes.util.find_library is original
+    assert isinstance(seccomp.program(), bytes) and len(seccomp.program()) % 8 == 0

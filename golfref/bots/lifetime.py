@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HAS_PROC", "REAP_WAIT", "BotStartError", "Proc", "become_subreaper", "close_bots", "death_signal", "kill",
-    "libc_prctl", "not_dumpable", "peek_exit", "reap", "running_bots", "scan", "start_failure", "unreaped_bots",
-    "watchdog_send", "watchdog_start",
+    "libc_prctl", "not_dumpable", "peek_exit", "reap", "running_bots", "scan", "scan_all", "start_failure",
+    "unreaped_bots", "watchdog_send", "watchdog_start",
 ]  # fmt: skip
 
 _TERM_WAIT = 0.3  # between SIGTERM and SIGKILL
@@ -88,29 +88,81 @@ class Proc:
     start: int
 
 
-def scan() -> list[Proc]:
+def _read_proc(pid: int) -> Proc | None:
+    """The process `pid` as /proc/PID/stat shows it; None once it is gone (or unreadable)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+        # The command name may hold spaces and parentheses: split after the last ')'.
+        fields = data[data.rindex(b")") + 2 :].split()
+        return Proc(pid, fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]))
+    except (OSError, ValueError, IndexError):
+        return None  # gone meanwhile
+
+
+def scan_all() -> list[Proc]:
     """Every process in /proc, zombies included; empty where there is no /proc."""
-    found: list[Proc] = []
     if not HAS_PROC:
-        return found
+        return []
     try:
         names = os.listdir("/proc")
     except OSError:
-        return found
-    for name in names:
-        if not name.isdigit():
-            continue
+        return []
+    return [p for p in (_read_proc(int(name)) for name in names if name.isdigit()) if p is not None]
+
+
+def _descendants() -> list[Proc] | None:
+    """Every descendant of this process, zombies included, through /proc/PID/task/TID/children;
+    None where the kernel keeps no such list (CONFIG_PROC_CHILDREN)."""
+    found: list[Proc] = []
+    todo = [os.getpid()]
+    seen: set[int] = set()
+    first = True
+    while todo:
+        pid = todo.pop()
         try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                data = f.read()
-            # The command name may hold spaces and parentheses: split after the last ')'.
-            fields = data[data.rindex(b")") + 2 :].split()
-            found.append(
-                Proc(int(name), fields[0].decode(), int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]))
-            )
-        except (OSError, ValueError, IndexError):
+            tasks = os.listdir(f"/proc/{pid}/task")  # a child's parent is the thread that forked it
+        except OSError:
+            if first:
+                return None
             continue  # gone meanwhile
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                    children = f.read().split()
+            except FileNotFoundError:
+                if first:
+                    return None
+                continue
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+                    proc = _read_proc(child)
+                    if proc is not None:
+                        found.append(proc)
+        first = False
     return found
+
+
+def scan() -> list[Proc]:
+    """Every process a bot of this referee can have made, zombies included; empty where there is no /proc.
+
+    Once this process is a child subreaper, each of them is its descendant: an escaped process
+    whose parent dies comes to the nearest subreaper above it, which is this one. Walking the tree
+    down from here (a few files per process) then sees them all, where reading every process's
+    stat (hundreds of files, several times per match) would only add strangers. Without the
+    subreaper, or without the kernel's child lists, every process in /proc.
+    """
+    if not HAS_PROC:
+        return []
+    if _subreaper is not None and _subreaper == (os.getpid(), True):
+        found = _descendants()
+        if found is not None:
+            return found
+    return scan_all()
 
 
 def peek_exit(proc: subprocess.Popen[bytes]) -> tuple[bool, int | None]:
@@ -351,8 +403,9 @@ def _watchdog_main(fd: int) -> None:  # pragma: no cover - runs in the forked ch
         return
     for pgid in groups:
         _kill_group(pgid)
-    # Members that moved to another group of the same session are reached through /proc.
-    for p in scan():
+    # Members that moved to another group of the same session are reached through /proc (this
+    # helper is no subreaper: escaped processes of a dead referee went to another reaper).
+    for p in scan_all():
         if p.session in groups or p.pgrp in groups:
             kill(p.pid, signal.SIGKILL)
 

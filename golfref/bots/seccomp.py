@@ -27,11 +27,13 @@ in the bot's child process before exec.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import ctypes.util
 import errno
 import functools
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 __all__ = ["filter_problem", "loader", "program"]
 
@@ -51,11 +53,46 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
 
+# The sonames pyseccomp asks ctypes.util.find_library for when it is imported, as the dynamic
+# loader knows them on Linux.
+_SONAMES = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}
+
+
+@contextlib.contextmanager
+def _sonames_first() -> Iterator[None]:
+    """ctypes.util.find_library answering a library of `_SONAMES` by its soname when the dynamic loader opens it.
+
+    pyseccomp looks up libc and libseccomp with find_library when it is imported, which on
+    Linux runs ``ldconfig -p`` (and, failing that, the C compiler) for each: 26 ms of every
+    sandboxed run's start, for the answer the loader gives at once. A name it cannot open is
+    asked the ordinary way.
+    """
+    original = ctypes.util.find_library
+
+    def find_library(name: str) -> str | None:
+        soname = _SONAMES.get(name)
+        if soname is not None:
+            try:
+                ctypes.CDLL(soname)
+            except OSError:
+                pass
+            else:
+                return soname
+        return original(name)
+
+    ctypes.util.find_library = find_library
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = original
+
+
 @functools.cache
 def _build() -> bytes | str:
     """The filter as BPF bytes, or why it cannot be built here (one line)."""
     try:
-        import pyseccomp as sc  # type: ignore[import-untyped]
+        with _sonames_first():
+            import pyseccomp as sc  # type: ignore[import-untyped]
     except (ImportError, RuntimeError, OSError) as e:
         return f"libseccomp cannot be loaded ({e}; Debian and Ubuntu: apt-get install libseccomp2)"
     try:

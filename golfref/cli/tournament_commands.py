@@ -91,6 +91,22 @@ JunitOpt = Annotated[
 ]
 
 
+HtmlOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--html",
+        metavar="OUT.html",
+        help="Also write an HTML report (tables, intervals, traces, and each match's replay and seat pages in "
+        "OUT-replays/).",
+    ),
+]
+
+
+NoReplaysOpt = Annotated[
+    bool, typer.Option("--no-replays", help="With --html: write the report alone, without the replay pages.")
+]
+
+
 def tournament(
     config: Annotated[str | None, typer.Argument(help="The tournament config (YAML); or use --bot/--builtin.")] = None,
     bots: Annotated[
@@ -135,6 +151,8 @@ def tournament(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
+    html: HtmlOpt = None,
+    no_replays: NoReplaysOpt = False,
     sign: TournamentSignOpt = None,
     sandbox: TournamentSandboxOpt = None,
     cluster: Annotated[
@@ -173,7 +191,7 @@ def tournament(
     from ..tournament.results import Verdicts, tournament_results
     from ..tournament.runner import shown_path, sprt_decision
 
-    _check_output_options(as_json, as_csv)
+    _check_output_options(as_json, as_csv, html, no_replays)
     check_fault_flags(strict, accept_faults)
     cfg = _tournament_config(config, bots, builtins, preset, sets, deal_sets, seed)
     cfg = _with_options(cfg, results, gate, chosen_fail_on(cfg.fail_on, strict, accept_faults), sandbox)
@@ -185,7 +203,7 @@ def tournament(
     outcome = _play(cfg, workers, executor, sign, live)
     stored = _stored_or_fail(cfg.results)
     sprt_player = None if cfg.sprt is None else cfg.sprt.player
-    verdicts = Verdicts(cfg.gate, sprt_decision(cfg, stored.records), sprt_player, cfg.fail_on)
+    verdicts = Verdicts(cfg.gate, sprt_decision(cfg, stored.records), sprt_player, cfg.fail_on, cfg.sprt)
     shown = tournament_results(stored, verdicts, outcome.stopped_by, outcome.errors)
     _print_results(shown, as_json, as_csv, quiet)
     if outcome.drawn and not quiet:  # said at the end: a bot must not learn it while the tournament runs
@@ -194,6 +212,8 @@ def tournament(
             "again")  # fmt: skip
     if junit is not None:
         _write_junit(junit, shown)
+    if html is not None:
+        _write_report_html(shown, html, not no_replays)
     if outcome.stopped_by not in (None, "sprt"):
         err(
             f"golfref: interrupted by {outcome.stopped_by}; {outcome.played} matches played now, "
@@ -394,14 +414,18 @@ def _cluster_executor(
     return executor, (ClusterError,), (ClusterLost,)
 
 
-def _check_output_options(as_json: bool, as_csv: str | None) -> None:
-    """`--json` or `--csv TABLE`, one of them, and a table there is."""
+def _check_output_options(as_json: bool, as_csv: str | None, html: str | None, no_replays: bool) -> None:
+    """`--json` or `--csv TABLE`, one of them, and a table there is; `--no-replays` only with `--html`."""
     from ..show.tournament_text import CSV_TABLES
 
     if as_json and as_csv is not None:
         fail("--json and --csv: choose one")
     if as_csv is not None and as_csv not in CSV_TABLES:
         fail(f"--csv {as_csv!r}: the tables are {' and '.join(CSV_TABLES)}")
+    if no_replays and html is None:
+        fail("--no-replays goes with --html OUT.html: without a report no replay page is written anyway")
+    if html is not None and not html.strip():
+        fail("--html: the path is empty")
 
 
 def _gate_or_fail(text: str, players: list[str]) -> GateRule:
@@ -467,14 +491,8 @@ def standings(
     as_json: JsonOpt = False,
     as_csv: CsvOpt = None,
     junit: JunitOpt = None,
-    html: Annotated[
-        str | None,
-        typer.Option(
-            "--html",
-            metavar="OUT.html",
-            help="Also write an HTML report (tables, charts, a replay page per match in OUT-replays/).",
-        ),
-    ] = None,
+    html: HtmlOpt = None,
+    no_replays: NoReplaysOpt = False,
 ) -> None:
     """Print the standings, pairwise and seat tables of a tournament from its results store.
 
@@ -484,35 +502,41 @@ def standings(
     from pathlib import Path
 
     from ..tournament.results import Verdicts, tournament_results
+    from ..tournament.runner import sprt_result
 
-    _check_output_options(as_json, as_csv)
+    _check_output_options(as_json, as_csv, html, no_replays)
     stored = _stored_or_fail(Path(directory))
     players = list(dict.fromkeys(name for r in stored.records for name in r.seating))
     rule = None if gate is None else _gate_or_fail(gate, players)
-    results = tournament_results(stored, Verdicts(rule, None, None, None))
+    # The SPRT and the gate of the tournament's last run (its store keeps them) are shown, not obeyed: only
+    # --gate decides standings' exit status, never the faults or the SPRT.
+    kept = stored.sprt_rule
+    test = None if kept is None else sprt_result(kept, stored.counted())
+    results = tournament_results(stored, Verdicts(rule or stored.gate_rule, test, None, None, kept))
     _print_results(results, as_json, as_csv)
-    if junit is not None:
-        _write_junit(junit, results)
+    if junit is not None:  # a CI system reads its cases as verdicts: the stored gate's is not one here
+        _write_junit(junit, results if rule is not None else dataclasses.replace(results, gate=None))
     if html is not None:
-        _write_report_html(Path(directory), html)
-    if not results.passed:
+        _write_report_html(results, html, not no_replays)
+    if rule is not None and not results.passed:
         EXITS.exit(EXIT_FAULTED)
 
 
-def _write_report_html(directory: Path, target: str) -> None:
-    """`golfref standings DIR --html OUT`: the report and its replay pages; a warning for each match left out."""
+def _write_report_html(results: TournamentResults, target: str, replays: bool) -> None:
+    """`--html OUT`: the report and (with `replays`) its replay pages; a warning for each match without one."""
     from pathlib import Path
 
     from ..show.html_report import replays_folder, write_report
-    from ..tournament.store import StoreError
 
     try:
-        written = write_report(directory, Path(target))
-    except StoreError as e:
-        fail(str(e))
+        written = write_report(results, Path(target), replays)
     except OSError as e:
         fail(f"--html {target}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
     for line in written.problems:
         err(sanitize(one_line(f"golfref: warning: no replay for {line}")))
+    if not replays:
+        err(sanitize(f"golfref: wrote {target} (no replay pages: --no-replays)"))
+        return
     folder = replays_folder(Path(target))
-    err(sanitize(f"golfref: wrote {target} and {written.replays} of {written.matches} replays in {folder}"))
+    err(sanitize(f"golfref: wrote {target} and {written.replays} of {written.matches} replays, each with its seats' "
+                 f"pages, in {folder}"))  # fmt: skip

@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 
 from .cards import Card, Rank, deck_set
 from .fast import new_tuple
-from .rules import FlipAfterThrow, KnockPenalty, Reveal, RevealChoice, Rules
-from .scoring import GridScore, adjust_hole, exact_scored, score_grid
+from .rules import FlipAfterThrow, Reveal, RevealChoice, Rules
+from .scoring import GridScore, hole_scores, score_grid
 
 __all__ = [
     "Decision",
@@ -841,27 +841,12 @@ class Game:
             )
         else:
             grid_scores = tuple(score_grid([ranks[c] for c in g], rules) for g in self.grids)
-        raw = [gs.total for gs in grid_scores]
-        if rules.exact_score is not None:
-            raw = [exact_scored(total, rules) for total in raw]
-        penalties = [0] * self.players
         ender: int | None = None
         if end is HoleEnd.KNOCKED:
             ender = self.knocker
         elif end is HoleEnd.CLOSED:
             ender = self.closer
-        if self.knocker is not None:
-            k = self.knocker
-            # D4: a tie for lowest is a failed knock.
-            if any(raw[s] <= raw[k] for s in range(self.players) if s != k):
-                penalty = rules.knock_penalty
-                if penalty is KnockPenalty.DOUBLE:
-                    penalties[k] = raw[k] if raw[k] > 0 else 0
-                else:
-                    penalties[k] = penalty
-        scores = [raw[s] + penalties[s] for s in range(self.players)]
-        first = self.closer if self.closer is not None else self.knocker
-        scores = adjust_hole(scores, rules, first)
+        scores = hole_scores([gs.total for gs in grid_scores], rules, self.closer, self.knocker)
         # The log's `penalties` are every adjustment to the grid scores, so scores = grid + penalty.
         penalties = [scores[s] - grid_scores[s].total for s in range(self.players)]
         for s in range(self.players):

@@ -15,7 +15,7 @@ from .engine import Action, ActionKind, Decision
 from .expert import DEFAULT_ITERATIONS, MAX_ITERATIONS, ExpertPolicy
 from .good import GoodPolicy
 from .rules import Lines, Rules
-from .scoring import rank_values
+from .scoring import card_points
 from .view import SeatView
 
 __all__ = [
@@ -59,23 +59,32 @@ class GreedyPolicy:
 
     def __init__(self, rules: Rules, rng: random.Random | None = None) -> None:
         self.rules = rules
-        self.values = rank_values(rules)
         self.rng = rng or random.Random(0)
+        self._points: dict[str, float] = {}
         rows, cols = rules.rows, rules.cols
         lines = [[r * cols + c for r in range(rows)] for c in range(cols)]
         if rules.lines in (Lines.ROWS, Lines.DIAGONALS):
             lines += [[r * cols + c for c in range(cols)] for r in range(rows)]
         self.lines = [line for line in lines if len(line) >= 2]
 
+    def points(self, card: Card | None) -> float:
+        """A card's points by the card table and its suit's own value (one-eyed jacks); a deck's mean when unseen."""
+        if card is None:
+            return _UNSEEN
+        # Kept by the card's written form (a str, its hash cached): this runs for every slot of every trial grid.
+        known = self._points.get(card.name)
+        if known is None:
+            known = self._points[card.name] = float(card_points(card, self.rules))
+        return known
+
     def estimate(self, grid: Sequence[Card | None]) -> float:
         """Expected score of a grid, unseen cards counted at a deck's mean."""
-        values = self.values
         zero = set()
         for line in self.lines:
             first = grid[line[0]]
             if first is not None and all((c := grid[s]) is not None and c.rank is first.rank for s in line):
                 zero.update(line)
-        return sum(0.0 if i in zero else (_UNSEEN if c is None else float(values[c.rank])) for i, c in enumerate(grid))
+        return sum(0.0 if i in zero else self.points(c) for i, c in enumerate(grid))
 
     def choose(self, seat_view: SeatView, legal: Sequence[Action]) -> Action:
         """Pick the action with the best one-ply estimate."""
@@ -148,12 +157,10 @@ class GreedyPolicy:
             # A peek is worth most on a card this seat has not seen yet.
             unseen = [a for a in legal if _targeted(v, a) is None]
             return unseen[0] if unseen else legal[0]
-        # King: move my worst visible card to the opponent with the best visible one.
-        values = self.values
 
+        # King: move my worst visible card to the opponent with the best visible one.
         def worth(a: Action) -> float:
-            card = _targeted(v, a)
-            return _UNSEEN if card is None else float(values[card.rank])
+            return self.points(_targeted(v, a))
 
         if v.first_target is None:
             mine = [a for a in legal if a.seat == v.seat]

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import Rank, Suit
+from .cards import Card, Rank, Suit
 from .rules import Cancel, KnockPenalty, Lines, NegativePairs, PairScope, Rules
 
 __all__ = [
@@ -14,9 +14,11 @@ __all__ = [
     "GridScore",
     "adjust_hole",
     "block_slots",
+    "card_points",
     "card_value",
     "exact_scored",
     "forfeit_score",
+    "hole_scores",
     "score_grid",
     "rank_values",
 ]
@@ -65,6 +67,19 @@ def card_value(rank: Rank, rules: Rules) -> int:
     """Points of one card of `rank` under `rules`."""
     try:
         return rank_values(rules)[rank]
+    except KeyError:
+        raise ValueError("a joker is not in play: the jokers option is off") from None
+
+
+def card_points(card: Card, rules: Rules) -> int:
+    """Points of one card under `rules`: its suit's own value (`suit_values`) where it has one, else its rank's."""
+    plan = _plan(rules)
+    if card.suit is not None and plan.suit_values:
+        points = plan.suit_values.get((id(card.rank), card.suit))
+        if points is not None:
+            return points
+    try:
+        return plan.values[card.rank]
     except KeyError:
         raise ValueError("a joker is not in play: the jokers option is off") from None
 
@@ -297,6 +312,24 @@ def exact_scored(total: int, rules: Rules) -> int:
     if rules.exact_score is not None and total == rules.exact_score[0]:
         return rules.exact_score[1]
     return total
+
+
+def hole_scores(totals: Sequence[int], rules: Rules, closer: int | None, knocker: int | None) -> list[int]:
+    """The hole's scores from its grids' totals: `exact_score`, the knock penalty (D4), then `adjust_hole`.
+
+    `closer` and `knocker` are the seats that closed (D3) and knocked (D4), if any; the one
+    that ended the hole first, for `adjust_hole`, is the closer when there is one.
+    """
+    raw = [exact_scored(total, rules) for total in totals] if rules.exact_score is not None else list(totals)
+    scores = list(raw)
+    if knocker is not None and any(raw[s] <= raw[knocker] for s in range(len(raw)) if s != knocker):
+        # D4: a tie for lowest is a failed knock.
+        penalty = rules.knock_penalty
+        if penalty is KnockPenalty.DOUBLE:
+            scores[knocker] += raw[knocker] if raw[knocker] > 0 else 0
+        else:
+            scores[knocker] += penalty
+    return adjust_hole(scores, rules, closer if closer is not None else knocker)
 
 
 def adjust_hole(scores: Sequence[int], rules: Rules, first: int | None) -> list[int]:

@@ -10,7 +10,11 @@ and each hole's end. Every card a frame names comes through the one gate, `view.
 - without one, a frame holds what the players knew between them (as `golfref replay`
   prints it): a face-down card shows once any seat has seen it.
 
-`render_html(data)` puts the frames into a page whose script draws them. The page loads
+`replay_html` puts the frames into a page whose script draws them (`render_html`), each written as
+what changed since the one before (`pack_frames`; the page's script and `unpack_frames` undo
+it): a frame repeats the whole table, and a 36-hole 8-player match's full frames make a page
+of several megabytes. Packing only leaves out what the frame before already held, so a seat
+page still holds nothing its seat did not see. The page loads
 nothing: styles, script and data are inline, and the data sits in a
 `<script type="application/json">` with `<` escaped, read with `JSON.parse` and put into
 the page with `textContent` only, so no text a bot controls is ever read as markup.
@@ -40,10 +44,26 @@ from ..record.transcript import TranscriptLine
 from .inside import inside_data
 from .terminal import hole_label, show_bidi
 
-__all__ = ["FrameKind", "replay_data", "render_html", "replay_html", "json_for_script", "card_label"]
+__all__ = [
+    "FrameKind",
+    "replay_data",
+    "render_html",
+    "replay_html",
+    "json_for_script",
+    "card_label",
+    "pack_frames",
+    "unpack_frames",
+]
 
-DATA_VERSION = 1
-"""The version of the page's data (`data.version`), for scripts that read a page's frames."""
+DATA_VERSION = 2
+"""The version of the page's data (`data.version`), for scripts that read a page's frames.
+
+2: `frames` packed (`pack_frames`); frames carry `request` and `last`; the header `report`."""
+
+PATCH = "~"
+"""The one key of a packed list's patch: `{"~": [[index, value], ...]}` (`pack_frames`)."""
+REMOVED = "-"
+"""The key of a packed frame that lists the keys the frame before had and this one has not."""
 
 
 class FrameKind(enum.Enum):
@@ -64,17 +84,91 @@ def replay_html(
     seat: int | None = None,
     transcripts: Mapping[int, Sequence[TranscriptLine]] | None = None,
     unread: Mapping[int, str] | None = None,
+    report: str | None = None,
 ) -> str:
     """The whole page for a log that validated (VALID or INCOMPLETE), with its bot panel.
 
     `transcripts` are the seats' transcripts (`record.transcript.read_transcripts`), `unread`
     why a seat's could not be read; without them the panel shows the log's times only.
+    `report`: the relative URL of the tournament report the page links back to (`replay_data`).
     """
     log = as_match_log(doc)
-    data = replay_data(log, seat)
+    data = replay_data(log, seat, report)
     frames = data["frames"]
     last = (frames[-1]["hole"], frames[-1]["step"], frames[-1]["kind"]) if frames else None
-    return render_html(data, inside=inside_data(log, seat, transcripts or {}, unread or {}, last))
+    inside = inside_data(log, seat, transcripts or {}, unread or {}, last)
+    return render_html({**data, "frames": pack_frames(frames)}, inside=inside)
+
+
+def pack_frames(frames: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The frames as `{"keys": [...], "starts": [...], "packed": [...]}`: each what changed since the one before.
+
+    A packed frame holds the keys whose value changed, each written as its index in `keys`,
+    with the new value; a list as long as the one before becomes a patch of the items that
+    changed, `{"~": [[index, value], ...]}` (each value packed the same way), and `"-"` lists
+    the keys that are gone. The first frame of each hole is packed whole (against nothing;
+    `starts` lists them), so the page unpacks a hole without the holes before it. A packed
+    frame holds nothing that is not in the frames: packing keeps every seat page to what its
+    seat saw.
+    """
+    keys: dict[str, str] = {}
+
+    def key(name: str) -> str:
+        return keys.setdefault(name, str(len(keys)))
+
+    out: list[dict[str, Any]] = []
+    starts: list[int] = []
+    prev: dict[str, Any] = {}
+    for i, frame in enumerate(frames):
+        if not prev or prev.get("hole") != frame.get("hole"):
+            starts.append(i)
+            prev = {}
+        delta = {
+            key(k): _pack_value(prev[k], v) if k in prev else v
+            for k, v in frame.items()
+            if k not in prev or prev[k] != v
+        }
+        gone = [key(k) for k in prev if k not in frame]
+        if gone:
+            delta[REMOVED] = gone
+        out.append(delta)
+        prev = frame
+    return {"keys": list(keys), "starts": starts, "packed": out}
+
+
+def _pack_value(old: Any, new: Any) -> Any:
+    if isinstance(old, list) and isinstance(new, list) and old and len(old) == len(new):
+        return {PATCH: [[i, _pack_value(a, b)] for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]}
+    return new
+
+
+def unpack_frames(packed: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frames `pack_frames` packed (what the page's script does on opening)."""
+    names: list[str] = packed["keys"]
+    starts = set(packed["starts"])
+    out: list[dict[str, Any]] = []
+    prev: dict[str, Any] = {}
+    for i, delta in enumerate(packed["packed"]):
+        if i in starts:
+            prev = {}
+        gone = {names[int(k)] for k in delta.get(REMOVED, ())}
+        frame = {k: v for k, v in prev.items() if k not in gone}
+        for k, v in delta.items():
+            if k != REMOVED:
+                name = names[int(k)]
+                frame[name] = _unpack_value(prev.get(name), v)
+        out.append(frame)
+        prev = frame
+    return out
+
+
+def _unpack_value(old: Any, new: Any) -> Any:
+    if isinstance(new, dict) and list(new) == [PATCH] and isinstance(old, list):
+        items = list(old)
+        for i, value in new[PATCH]:
+            items[i] = _unpack_value(old[i], value)
+        return items
+    return new
 
 
 def json_for_script(data: Any) -> str:
@@ -131,16 +225,26 @@ def _asset(name: str) -> str:
 # -- the frames ----------------------------------------------------------------------------
 
 
-def replay_data(doc: LogLike, seat: int | None = None) -> dict[str, Any]:
-    """The page's data: the match header and one frame per deal, step and hole end.
+def replay_data(doc: LogLike, seat: int | None = None, report: str | None = None) -> dict[str, Any]:
+    """The page's data: the match header and one frame per deal, step and hole end (unpacked).
 
-    Raises ValueError when the seat is out of range or the log does not replay.
+    `report`: a relative URL of the tournament report the page links back to (None: no link).
+    Raises ValueError when the seat is out of range, the report link is not a relative URL or
+    the log does not replay.
     """
     log = as_match_log(doc)
     rules = rules_from_dict(log.rules)
     if seat is not None and not 0 <= seat < rules.players:
         raise ValueError(f"seat {seat} is out of range: this match has seats 0 to {rules.players - 1}")
-    return _Recorder(log, rules, seat).run()
+    if report is not None and (_SCHEME.match(report) or report.startswith(("/", "\\")) or not report.strip()):
+        raise ValueError(f"report link {report!r}: not a relative URL (a page beside this one, like ../report.html)")
+    data = _Recorder(log, rules, seat).run()
+    data["report"] = report
+    return data
+
+
+# A URL scheme (`javascript:`, `https:`): a report link is a relative path, never one.
+_SCHEME = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 class _Recorder:
@@ -285,6 +389,8 @@ class _Recorder:
             frame["seat"] = step.seat
             frame["action"] = step.action
             frame["by"] = step.by.value
+            frame["request"] = step.request
+            frame["last"] = last_move(news)
             request = step.request
             if request is not None:
                 faults = self.by_request.get(request, [])
@@ -335,11 +441,7 @@ class _Recorder:
                 "notes": notes,
             },
         }
-        late = [
-            i
-            for i, f in enumerate(self.log.faults)
-            if f.hole == h and (f.request not in self.requests)
-        ]
+        late = [i for i, f in enumerate(self.log.faults) if f.hole == h and (f.request not in self.requests)]
         if late:
             frame["faults"] = late
         self.frames.append(frame)
@@ -392,6 +494,32 @@ class _Recorder:
             ],
             "frames": self.frames,
         }
+
+
+def last_move(news: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Where the move just made touched the table, from its events: for the page to mark it.
+
+    `from`: the pile a card was drawn from; `slots`: the `[seat, slot]` pairs whose card was
+    swapped, flipped or revealed; `thrown`: whether a card went onto the discard pile. Places
+    only, never a card: nothing here can tell a seat more than the move's words do.
+    """
+    out: dict[str, Any] = {}
+    slots: list[list[int]] = []
+    for ev in news:
+        kind = ev["event"]
+        if kind == "draw":
+            out["from"] = ev["from"]
+        elif kind in ("swap", "flip", "reveal"):
+            slots.append([ev["seat"], ev["slot"]])
+        elif kind == "power_swap":
+            slots.extend(list(pair) for pair in ev["cards"])
+        if kind in ("swap", "throw"):
+            out["thrown"] = True
+        if kind == "knock":
+            out["knock"] = ev["seat"]
+    if slots:
+        out["slots"] = slots
+    return out
 
 
 def card_label(card: Card) -> str:

@@ -37,7 +37,9 @@ def results_json(results: TournamentResults) -> str:
             "pairs": 0 if pooled is None else pooled[1],
             "variance_reduction": None if pooled is None else 1.0 - pooled[0] ** 2,
         },
+        "outcomes": [p.to_json() for p in results.outcomes],
         "sprt": None if results.sprt is None else results.sprt.to_json(),
+        "sprt_llr": [step.llr for step in results.sprt_steps],
         "gate": None if results.gate is None else results.gate.to_json(),
         "faults": {
             "fail_on": None if fail_on is None else fail_on.value,
@@ -68,14 +70,24 @@ def results_lines(results: TournamentResults) -> list[str]:
         return [f"{shown}: no complete deal set yet{left}"]
     lines = [f"{shown}: {stats.matches} matches, {stats.deal_sets} deal sets{left}; scores are points per hole, "
              "lower is better"]  # fmt: skip
-    sections = (
+    sections: list[tuple[str, list[str]]] = [
         (stats_tables.STANDINGS_TITLE, stats_tables.standings_lines(stats)),
         ("pairwise: A - B per hole, negative favours A; LOS(A): the chance A is the better",
          stats_tables.pairwise_lines(stats)),
+        (stats_tables.OUTCOMES_TITLE, stats_tables.outcome_lines(stats, results.outcomes)),
         ("seats: score per hole by seat, and against the table's mean", stats_tables.seat_lines(stats)),
-    )  # fmt: skip
+    ]  # fmt: skip
+    challenger = results.stored.challenger
+    if challenger is not None and stats.player(challenger) is not None:
+        title = (f"gauntlet: {challenger} against each opponent: {challenger} - opponent per hole (negative favours "
+                 f"{challenger}), LOS: the chance {challenger} is the better; W-D-L and Elo from {challenger}'s side")
+        sections.append((title, stats_tables.gauntlet_lines(stats, results.outcomes, challenger)))
+    rule = results.sprt_rule
+    if rule is not None and results.sprt_steps:
+        title = f"sprt: {rule.player} against {rule.baseline}, one deal set at a time"
+        sections.append((title, stats_tables.sprt_lines(results.sprt_steps, rule.player, rule.baseline)))
     for title, section in sections:
-        lines += ["", title, *(sanitize(line) for line in section)]
+        lines += ["", sanitize(title), *(sanitize(line) for line in section)]
     return [*lines, "", stats_tables.duplicate_deals_line(stats, results.stored.duplicate_deals)]
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .stats import CONFIDENCE, TournamentStats
+from .stats import CONFIDENCE, TournamentStats, estimate
 
 __all__ = [
     "SprtConfig",
@@ -31,6 +31,9 @@ __all__ = [
     "GateVerdict",
     "GateResult",
     "evaluate_gate",
+    "sprt_trace",
+    "GateStep",
+    "gate_trace",
 ]
 
 
@@ -295,14 +298,62 @@ def evaluate_gate(gate: Gate, stats: TournamentStats) -> GateResult:
         message = f"not enough data: {x} and {y} shared {diff.n} deal set; a confidence interval needs 2"
         return GateResult(gate, GateVerdict.NOT_ENOUGH_DATA, diff.mean, None, None, diff.n, message)
     low, high = interval
+    verdict = _interval_verdict(m, low, high)
     numbers = (
         f"{x} - {y} = {diff.mean:+.3f} points per hole, {gate.confidence:.0%} CI [{low:+.3f}, {high:+.3f}] "
         f"over {diff.n} deal sets"
     )
-    if high < m:
-        verdict, why = GateVerdict.PASS, f"below the margin {m:+g}"
-    elif low > m:
-        verdict, why = GateVerdict.FAIL, f"above the margin {m:+g}: {x} is worse by more than {m:g}"
-    else:
-        verdict, why = GateVerdict.NOT_ENOUGH_DATA, f"straddles the margin {m:+g}: play more deal sets"
+    why = {
+        GateVerdict.PASS: f"below the margin {m:+g}",
+        GateVerdict.FAIL: f"above the margin {m:+g}: {x} is worse by more than {m:g}",
+        GateVerdict.NOT_ENOUGH_DATA: f"straddles the margin {m:+g}: play more deal sets",
+    }[verdict]
     return GateResult(gate, verdict, diff.mean, low, high, diff.n, f"{verdict.value}: {numbers}, {why}")
+
+
+def _interval_verdict(margin: float, low: float, high: float) -> GateVerdict:
+    """A gate's verdict on an interval of player - baseline: wholly below the margin passes, wholly above fails."""
+    if high < margin:
+        return GateVerdict.PASS
+    if low > margin:
+        return GateVerdict.FAIL
+    return GateVerdict.NOT_ENOUGH_DATA
+
+
+# --- Traces: the test and the gate as the deal sets came in -----------------------------------
+
+
+def sprt_trace(differences: Sequence[float], config: SprtConfig) -> list[SprtResult]:
+    """The test's state after each of the first 1, 2, ... n deal sets' differences, in the order given.
+
+    The tournament adds deal sets as they complete, which with several workers need not be
+    deal-set order; the last entry is the test's state whatever the order (it depends on which
+    deal sets it has seen, not on their order).
+    """
+    return [sprt(differences[:k], config) for k in range(1, len(differences) + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class GateStep:
+    """The gate's interval after the first `blocks` shared deal sets."""
+
+    blocks: int
+    mean: float
+    low: float | None
+    high: float | None
+    verdict: GateVerdict
+    """On the numbers alone: a forfeit, which fails any gate, is not in a trace."""
+
+
+def gate_trace(gate: Gate, differences: Sequence[float]) -> list[GateStep]:
+    """The gate's interval of player - baseline after each of the first 1, 2, ... n shared deal sets' differences."""
+    steps = []
+    for k in range(1, len(differences) + 1):
+        est = estimate(differences[:k])
+        interval = est.interval(gate.confidence)
+        if interval is None:
+            steps.append(GateStep(k, est.mean, None, None, GateVerdict.NOT_ENOUGH_DATA))
+            continue
+        low, high = interval
+        steps.append(GateStep(k, est.mean, low, high, _interval_verdict(gate.margin, low, high)))
+    return steps

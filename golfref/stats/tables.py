@@ -10,6 +10,8 @@ import math
 from collections.abc import Sequence
 from enum import Enum
 
+from .outcomes import PairOutcomes, outcome_of
+from .sprt import SprtResult
 from .stats import Estimate, PlayerStats, Rating, TournamentStats, pooled_sd_ratio
 
 __all__ = [
@@ -21,6 +23,14 @@ __all__ = [
     "pairwise_lines",
     "pairwise_table",
     "seat_lines",
+    "interval_text",
+    "OUTCOMES_TITLE",
+    "outcome_table",
+    "outcome_lines",
+    "elo_text",
+    "gauntlet_table",
+    "gauntlet_lines",
+    "sprt_lines",
     "duplicate_deals_line",
     "standings_csv_rows",
     "pairwise_csv_rows",
@@ -67,7 +77,8 @@ def _signed(value: float | None, digits: int = 2) -> str:
     return _NONE if value is None else f"{value:+.{digits}f}"
 
 
-def _interval(est: Estimate | None, signed: bool = False) -> str:
+def interval_text(est: Estimate | None, signed: bool = False) -> str:
+    """An estimate's interval as the tables show it, `[low, high]`, or `-` without one."""
     if est is None or est.low is None or est.high is None:
         return _NONE
     fmt = _signed if signed else _num
@@ -106,7 +117,7 @@ def standings_table(
             p.name,
             str(p.matches),
             _num(p.score_per_hole.mean if p.score_per_hole else None),
-            _interval(p.score_per_hole),
+            interval_text(p.score_per_hole),
             _num(p.mean_placing),
             f"{p.win_share:.1%}",
             str(p.faults),
@@ -136,7 +147,7 @@ def pairwise_table(stats: TournamentStats) -> tuple[list[str], list[list[str]]]:
             pair.b,
             str(pair.diff.n),
             _signed(pair.diff.mean, 3),
-            _interval(pair.diff, signed=True),
+            interval_text(pair.diff, signed=True),
             _NONE if pair.los is None else f"{pair.los:.1%}",
             _num(pair.paired_sd),
             _num(pair.unpaired_sd),
@@ -156,13 +167,105 @@ def seat_lines(stats: TournamentStats) -> list[str]:
             str(s.seat),
             str(s.holes),
             _num(s.score_per_hole.mean),
-            _interval(s.score_per_hole),
+            interval_text(s.score_per_hole),
             _signed(s.effect.mean, 3),
-            _interval(s.effect, signed=True),
+            interval_text(s.effect, signed=True),
         ]
         for s in stats.seats
     ]
     return _table(headers, rows, left=0)
+
+
+OUTCOMES_TITLE = (
+    "outcomes: A's wins, draws and losses against B by match total (a forfeit loses); paired: deal sets by A's "
+    "points over its matches with B, 0 to the most (win 1, draw 1/2); Elo: from A's points per match, + favours A"
+)
+"""The heading printed above the outcomes table: what its columns count."""
+
+
+def elo_text(value: float | None) -> str:
+    """An Elo difference as the tables show it: signed, one decimal, `+inf` or `-inf` at a clean sweep."""
+    if value is None:
+        return _NONE
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value + 0.0:+.1f}" if round(value, 1) else "+0.0"  # no "-0.0" for an even score
+
+
+def _elo_interval(p: PairOutcomes) -> str:
+    if p.elo.low is None or p.elo.high is None:
+        return _NONE
+    return f"[{elo_text(p.elo.low)}, {elo_text(p.elo.high)}]"
+
+
+def outcome_table(stats: TournamentStats, outcomes: Sequence[PairOutcomes]) -> tuple[list[str], list[list[str]]]:
+    """The outcomes per pair as (headers, rows of cells), in the pairwise table's order."""
+    pct = f"{stats.confidence:.0%}"
+    headers = ["A", "B", "matches", "W", "D", "L", "score", "Elo", f"{pct} CI", "paired"]
+    found = (outcome_of(outcomes, pair.a, pair.b) for pair in stats.pairs)
+    rows = [
+        [p.a, p.b, str(p.matches), str(p.wins), str(p.draws), str(p.losses), f"{p.score.mean:.3f}", elo_text(p.elo.elo),
+         _elo_interval(p), f"0-{p.most}: [{', '.join(str(k) for k in p.paired)}]"]
+        for p in found
+        if p is not None
+    ]  # fmt: skip
+    return headers, rows
+
+
+def outcome_lines(stats: TournamentStats, outcomes: Sequence[PairOutcomes]) -> list[str]:
+    """The outcomes table as aligned lines."""
+    return _table(*outcome_table(stats, outcomes), left=2)
+
+
+def gauntlet_table(
+    stats: TournamentStats, outcomes: Sequence[PairOutcomes], challenger: str
+) -> tuple[list[str], list[list[str]]]:
+    """The challenger against each opponent, one row each (its own difference, never a mix of opponents)."""
+    pct = f"{stats.confidence:.0%}"
+    headers = ["opponent", "deal sets", "diff /hole", f"{pct} CI", "LOS", "W-D-L", "Elo", f"{pct} CI"]
+    rows = []
+    for other in (p.name for p in stats.players if p.name != challenger):
+        pair = stats.pair(challenger, other)
+        if pair is None:
+            continue
+        found = outcome_of(outcomes, challenger, other)
+        rows.append([
+            other,
+            str(pair.diff.n),
+            _signed(pair.diff.mean, 3),
+            interval_text(pair.diff, signed=True),
+            _NONE if pair.los is None else f"{pair.los:.1%}",
+            _NONE if found is None else f"{found.wins}-{found.draws}-{found.losses}",
+            _NONE if found is None else elo_text(found.elo.elo),
+            _NONE if found is None else _elo_interval(found),
+        ])  # fmt: skip
+    return headers, rows
+
+
+def gauntlet_lines(stats: TournamentStats, outcomes: Sequence[PairOutcomes], challenger: str) -> list[str]:
+    """The gauntlet table as aligned lines."""
+    return _table(*gauntlet_table(stats, outcomes, challenger), left=1)
+
+
+SHOWN_LLR = 12
+"""The last LLRs of the SPRT's trace the text shows (the report and `--json` have every one)."""
+
+
+def sprt_lines(steps: Sequence[SprtResult], player: str, baseline: str) -> list[str]:
+    """The SPRT's hypotheses, bounds and running log-likelihood ratio, one deal set at a time."""
+    if not steps:
+        return []
+    c, last = steps[-1].config, steps[-1]
+    lines = [
+        f"H0: {player} - {baseline} = {c.d0:+g} points per hole; H1: {player} - {baseline} = {c.d1:+g}; "
+        f"alpha {c.alpha:g}, beta {c.beta:g}",
+        f"bounds: accept H0 at LLR <= {last.lower:.3f}, H1 at LLR >= {last.upper:.3f}; "
+        f"now {last.llr:+.3f} after {last.blocks} deal sets",
+    ]
+    shown = steps[-SHOWN_LLR:]
+    more = f" (the last {len(shown)})" if len(shown) < len(steps) else ""
+    lines.append(f"LLR by deal sets seen{more}: " + ", ".join(f"{s.blocks}: {s.llr:+.3f}" for s in shown))
+    return lines
 
 
 def duplicate_deals_line(stats: TournamentStats, duplicate_deals: bool = True) -> str:

@@ -56,6 +56,7 @@ __all__ = [
     "CheckResult",
     "CheckRun",
     "BotCommand",
+    "HOUSE_CHECKED",
     "check_bot",
 ]
 
@@ -69,6 +70,27 @@ _NOTICE_WAIT = 0.05
 GOODBYE_EXIT_WAIT = 2.0
 """How long a bot may take to exit after goodbye and the end of its input, in seconds: the check's limit,
 not the referee's wait for a closed bot (`record.faults.EXIT_WAIT`)."""
+HOUSE_CHECKED: Mapping[str, object] = {
+    "holes": 2,
+    "flip_after_throw": "endgame",
+    "flip_instead_of_draw": True,
+    "flip_out": 2,
+    "jokers": 2,
+    "joker_count": 4,
+    "joker_pair": -4,
+    "card_values": {"K": -2, "T": 1},
+    "suit_values": {"JH": 0, "JS": 0},
+    "negative_pairs": "keep",
+    "two_column_bonus": -20,
+    "jack_columns_bonus": -20,
+    "exact_score": [21, 0],
+    "closer_penalty": 10,
+    "closer_bonus": -5,
+    "low_score_bonus": -3,
+    "tie_penalty": 5,
+}
+"""The options of each preset's house-options group: every house option on (docs/RULES.md#house-options), at
+the golfgame server's values where it has them, and the flip after a throw at `endgame`."""
 _FUZZ_TRIES = 1000
 """Random rule sets drawn for one fuzz check before the options given are taken to rule every one out."""
 TIME_CHECK = "time control: every decision within move_ms"
@@ -443,6 +465,9 @@ def build_groups(
         drawn, label, skip = _fuzz_rules(rng, presets, layouts, given)
         after = rng.randrange(0, 80)
         add((drawn, skip), [_Check(f"fuzz {i + 1} ({label}, position {after}): a hole", _Kind.SPAN, _countdown(after))])
+    # Last, so that adding them left every other group's seed (its place in the list) as it was.
+    for preset in presets:
+        add(_resolve(preset, HOUSE_CHECKED, players, given), functools.partial(_house_checks, preset))
     return groups
 
 
@@ -476,6 +501,18 @@ def _base_checks(preset: str, rules: Rules) -> list[_Check]:
     checks.append(_Check(f"{tag}: hole end", _Kind.HOLE_END))
     checks.append(_Check(f"{tag}: match end", _Kind.MATCH_END))
     return checks
+
+
+def _house_checks(preset: str, rules: Rules) -> list[_Check]:
+    """The house options' group: a hello with every one of them, the decisions they add, a hole's end."""
+    tag = f"{preset} with house options"
+    return [
+        _Check(f"{tag}: handshake", _Kind.HANDSHAKE),
+        _Check(f"{tag}: draw: a flip offered instead of drawing", _Kind.REQUEST, _flip_at_draw),
+        _Check(f"{tag}: draw: flip_out offered", _Kind.REQUEST, _flip_out_offered),
+        _Check(f"{tag}: flip: endgame, pass offered", _Kind.REQUEST, _flip_pass),
+        _Check(f"{tag}: hole end", _Kind.HOLE_END),
+    ]
 
 
 def _count_check(count: int, preset: str, rules: Rules) -> list[_Check]:
@@ -522,6 +559,7 @@ def _fuzz_rules(
         }
         if rng.random() < 0.5:
             overrides["decks"] = rng.randint(1, 4)
+        overrides.update(_fuzz_house(rng, overrides["jokers"] != "off"))
         try:
             # The options given are the bot's rules: the fuzz draws only what they leave open.
             rules = resolve_rules(preset, {**overrides, **options}, players)
@@ -532,6 +570,26 @@ def _fuzz_rules(
                 last = (plain, _fuzz_label(preset, plain, players), str(e))
         if last is not None and tries >= _FUZZ_TRIES:
             return last
+
+
+def _fuzz_house(rng: random.Random, jokers: bool) -> dict[str, object]:
+    """The scoring house options of a fuzz draw: each set a third of the time, at a random value."""
+    ranks = [rank.value for rank in Rank if jokers or rank is not Rank.JOKER]
+    drawn: dict[str, object] = {
+        "card_values": {rank: rng.randint(-10, 15) for rank in rng.sample(ranks, 2)},
+        "suit_values": {rng.choice("A23456789TJQK") + rng.choice("SHDC"): rng.randint(-10, 15)},
+        "negative_pairs": "keep",
+        "two_column_bonus": rng.randint(-30, 10),
+        "jack_columns_bonus": rng.randint(-30, 10),
+        "exact_score": [rng.randint(0, 30), rng.randint(-10, 10)],
+        "closer_penalty": rng.randint(0, 20),
+        "closer_bonus": rng.randint(-10, 5),
+        "low_score_bonus": rng.randint(-10, 5),
+        "tie_penalty": rng.randint(0, 10),
+    }
+    if jokers:
+        drawn.update({"joker_count": rng.randint(1, 8), "joker_pair": rng.randint(-10, 10)})
+    return {name: value for name, value in drawn.items() if rng.random() < 1 / 3}
 
 
 def _fuzz_label(preset: str, rules: Rules, players: int) -> str:

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..config.match import FailOn
-from ..config.tournament import GateRule
+from ..config.tournament import GateRule, SprtRule
 from ..record.stderr import TERMINAL_STDERR_LINES
+from ..stats.outcomes import PairOutcomes, all_pair_outcomes
 from ..stats.records import DISQUALIFIED, MatchRecord
-from ..stats.sprt import GateResult, SprtResult
-from ..stats.stats import TournamentStats, compute_stats
+from ..stats.sprt import GateResult, GateStep, SprtResult, gate_trace, sprt_trace
+from ..stats.stats import TournamentStats, compute_stats, pair_block_differences
 from .runner import PlayerFaults, StoredTournament, fault_summary, gate_result, shown_path
 
 
@@ -24,6 +25,8 @@ class Verdicts:
     sprt_player: str | None
     fail_on: FailOn | None
     """None: the faults do not decide the exit status (`golfref standings`)."""
+    sprt_rule: SprtRule | None = None
+    """The SPRT's rule (its two players), for its trace; `sprt_player` None shows it without deciding the exit."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,25 @@ class TournamentResults:
     """Why the faults fail the tournament, in one line; None when they do not."""
     stopped_by: str | None
     errors: tuple[str, ...]
+    sprt_rule: SprtRule | None = None
+    outcomes: tuple[PairOutcomes, ...] = ()
+    """Per pair of `stats.pairs`, in its order: the match outcomes, paired outcomes and Elo-like effect size."""
+
+    @property
+    def sprt_steps(self) -> list[SprtResult]:
+        """The SPRT's state after each complete deal set, in deal-set order (empty without an SPRT)."""
+        if self.sprt is None or self.sprt_rule is None:
+            return []
+        diffs = pair_block_differences(self.counted, self.sprt_rule.player, self.sprt_rule.baseline)
+        return sprt_trace(diffs, self.sprt.config)
+
+    @property
+    def gate_steps(self) -> list[GateStep]:
+        """The gate's interval after each shared complete deal set, in deal-set order (empty without a gate)."""
+        if self.gate is None:
+            return []
+        g = self.gate.gate
+        return gate_trace(g, pair_block_differences(self.counted, g.player, g.baseline))
 
     @property
     def left_out(self) -> int:
@@ -84,6 +106,8 @@ def tournament_results(
         fault_failure=fault_verdict(stored.records, verdicts.fail_on),
         stopped_by=stopped_by,
         errors=errors,
+        sprt_rule=verdicts.sprt_rule,
+        outcomes=all_pair_outcomes(counted, stats.confidence),
     )
 
 

@@ -24,12 +24,12 @@ import secrets
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from ..bots.fingerprint import Build, build, changes
-from ..config.tournament import GateRule, TournamentConfig, config_changes
+from ..config.tournament import GateRule, SprtRule, TournamentConfig, config_changes
 from ..match.stopping import Stop, stop_on_signals
 from ..record.matchlog import MatchLog
 from ..record.stderr import stderr_tail
@@ -38,7 +38,7 @@ from ..stats.sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate
 from ..stats.stats import TournamentStats, complete_deal_sets, pair_block_differences
 from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
 from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
-from .store import Store, StoredMatch
+from .store import Store, StoredMatch, StoreError
 
 __all__ = [
     "TournamentError",
@@ -53,6 +53,7 @@ __all__ = [
     "run_tournament",
     "load_stored",
     "sprt_decision",
+    "sprt_result",
     "gate_result",
     "seat_details",
     "fault_summary",
@@ -140,6 +141,12 @@ class StoredTournament:
     name: str | None
     bot_changes: tuple[BotChange, ...] = ()
     """The stored matches' bots whose files had changed since the tournament started, in match order."""
+    challenger: str | None = None
+    """A gauntlet's challenger (every table has it); None for a round robin or a store that does not say."""
+    sprt_rule: SprtRule | None = None
+    """The SPRT of the last run that played here (the store keeps it beside the config), or None."""
+    gate_rule: GateRule | None = None
+    """The gate of the last run that played here, or None."""
 
     @property
     def records(self) -> list[MatchRecord]:
@@ -158,22 +165,59 @@ def load_stored(directory: Path) -> StoredTournament:
         matches = store.matches()
         deal_sets, per_set = store.meta("deal_sets"), store.meta("deal_set_matches")
         duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
+        config, rules = store.meta("config"), store.meta(VERDICT_RULES_META)
         found = store.bot_changes()
     if deal_sets is not None:
         matches = [m for m in matches if m.record.deal_set < int(deal_sets)]
     shown = {m.record.match_index for m in matches}
     changed = tuple(BotChange(i, p, c) for i, pairs in sorted(found.items()) if i in shown for p, c in pairs)
+    canonical = json.loads(config) if config else {}
+    sprt_rule, gate_rule = _verdict_rules(directory, rules)
     return StoredTournament(
-        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name, changed
-    )
+        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name, changed,
+        challenger=canonical.get("challenger") if canonical.get("format") == "gauntlet" else None,
+        sprt_rule=sprt_rule, gate_rule=gate_rule,
+    )  # fmt: skip
+
+
+def _verdict_rules(directory: Path, text: str | None) -> tuple[SprtRule | None, GateRule | None]:
+    """The SPRT and the gate a store keeps (`VERDICT_RULES_META`), checked as a config's are; StoreError if damaged."""
+    if not text:
+        return None, None
+    try:
+        kept = json.loads(text)
+        sprt_rule = None if kept.get("sprt") is None else SprtRule(**kept["sprt"])
+        gate_rule = None if kept.get("gate") is None else GateRule(**kept["gate"])
+        if sprt_rule is not None:
+            SprtConfig(d0=sprt_rule.d0, d1=sprt_rule.d1, alpha=sprt_rule.alpha, beta=sprt_rule.beta)
+        if gate_rule is not None:
+            Gate(gate_rule.player, gate_rule.baseline, gate_rule.margin, gate_rule.confidence)
+    except (ValueError, TypeError, AttributeError) as e:
+        raise StoreError(f"{directory}: its store's {VERDICT_RULES_META} cannot be read: {e}") from None
+    return sprt_rule, gate_rule
+
+
+VERDICT_RULES_META = "verdict_rules"
+"""The store's meta key of the last run's SPRT and gate (JSON), which `golfref standings` shows; not part of the
+config's canonical form (they change what is concluded, not the matches)."""
+
+
+def _verdict_rules_json(config: TournamentConfig) -> str:
+    def plain(rule: SprtRule | GateRule | None) -> dict[str, Any] | None:
+        return None if rule is None else asdict(rule)
+
+    return json.dumps({"sprt": plain(config.sprt), "gate": plain(config.gate)}, sort_keys=True)
 
 
 def sprt_decision(config: TournamentConfig, records: Sequence[MatchRecord]) -> SprtResult | None:
     """The SPRT's result on the complete deal sets so far, or None when the config has no SPRT."""
-    rule = config.sprt
-    if rule is None:
+    if config.sprt is None:
         return None
-    complete = complete_deal_sets(records, matches_per_deal_set(config))
+    return sprt_result(config.sprt, complete_deal_sets(records, matches_per_deal_set(config)))
+
+
+def sprt_result(rule: SprtRule, complete: Sequence[MatchRecord]) -> SprtResult:
+    """The SPRT of `rule` on the records of complete deal sets."""
     diffs = pair_block_differences(complete, rule.player, rule.baseline)
     return sprt(diffs, SprtConfig(d0=rule.d0, d1=rule.d1, alpha=rule.alpha, beta=rule.beta))
 
@@ -452,6 +496,7 @@ def run_tournament(
             "deal_sets": str(config.deal_sets),
             "deal_set_matches": str(matches_per_deal_set(config)),
             "duplicate_deals": "true" if config.duplicate_deals else "false",
+            VERDICT_RULES_META: _verdict_rules_json(config),
         })  # fmt: skip
         now = _builds_now(config)
         reference = _reference(store, now)

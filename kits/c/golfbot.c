@@ -65,6 +65,19 @@ static void read_rules(const json *r, golf_rules *rules) {
             }
         }
     }
+    rules->joker_count_on = off_or(json_get(r, "joker_count"), &rules->joker_count);
+    rules->joker_pair_on = off_or(json_get(r, "joker_pair"), &rules->joker_pair);
+    copy(rules->negative_pairs, sizeof rules->negative_pairs, json_get(r, "negative_pairs"));
+    if (!rules->negative_pairs[0]) strcpy(rules->negative_pairs, "cancel"); /* a protocol-2 hello */
+    rules->two_column_bonus_on = off_or(json_get(r, "two_column_bonus"), &rules->two_column_bonus);
+    rules->jack_columns_bonus_on = off_or(json_get(r, "jack_columns_bonus"), &rules->jack_columns_bonus);
+    const json *exact = json_get(r, "exact_score");
+    rules->exact_score_on = off_or(json_at(exact, 0), &rules->exact_score_from)
+                            && off_or(json_at(exact, 1), &rules->exact_score_to);
+    rules->closer_penalty_on = off_or(json_get(r, "closer_penalty"), &rules->closer_penalty);
+    rules->closer_bonus_on = off_or(json_get(r, "closer_bonus"), &rules->closer_bonus);
+    rules->low_score_bonus_on = off_or(json_get(r, "low_score_bonus"), &rules->low_score_bonus);
+    rules->tie_penalty_on = off_or(json_get(r, "tie_penalty"), &rules->tie_penalty);
     const json *flip = json_get(r, "flip_instead_of_draw");
     rules->flip_instead_of_draw = flip && flip->type == JSON_BOOL && flip->boolean;
     rules->flip_out_on = off_or(json_get(r, "flip_out"), &rules->flip_out);
@@ -146,6 +159,146 @@ int golf_points(const golf_rules *rules, const char *card, int unseen) {
         case 'X': return rules->jokers;
         default: return card[0] - '0';
     }
+}
+
+/* Python's divmod: `total` split over `n` cards as golfref splits a block's or a joker pair's total. */
+static void share_out(int total, int n, int *out) {
+    int share = total / n;
+    if (total % n != 0 && total < 0) share--;
+    int rest = total - share * n;
+    for (int i = 0; i < n; i++) out[i] = share + (i < rest ? 1 : 0);
+}
+
+enum { LINE_COLUMN, LINE_OTHER };
+
+typedef struct {
+    int kind, count;
+    int slots[GOLF_MAX_SLOTS];
+} golf_line;
+
+/* The lines that cancel (cancel: line) or the pair groups (cancel: pairs), in golfref's scan order. */
+static int line_groups(const golf_rules *r, golf_line *out) {
+    int rows = r->rows, cols = r->cols, n = 0;
+    if (strcmp(r->cancel, "pairs") == 0 && strcmp(r->pair_scope, "grid") == 0) {
+        out[0].kind = LINE_OTHER;
+        out[0].count = rows * cols;
+        for (int s = 0; s < rows * cols; s++) out[0].slots[s] = s;
+        return rows * cols >= 2;
+    }
+    int line = strcmp(r->cancel, "line") == 0;
+    int with_rows = line ? strcmp(r->lines, "columns") != 0 : strcmp(r->pair_scope, "columns+rows") == 0;
+    if (rows >= 2)
+        for (int c = 0; c < cols; c++, n++) {
+            out[n].kind = LINE_COLUMN;
+            out[n].count = rows;
+            for (int i = 0; i < rows; i++) out[n].slots[i] = i * cols + c;
+        }
+    if (with_rows && cols >= 2)
+        for (int i = 0; i < rows; i++, n++) {
+            out[n].kind = LINE_OTHER;
+            out[n].count = cols;
+            for (int c = 0; c < cols; c++) out[n].slots[c] = i * cols + c;
+        }
+    if (line && strcmp(r->lines, "columns+rows+diagonals") == 0 && rows == cols && rows >= 2)
+        for (int d = 0; d < 2; d++, n++) {
+            out[n].kind = LINE_OTHER;
+            out[n].count = rows;
+            for (int i = 0; i < rows; i++) out[n].slots[i] = i * cols + (d ? cols - 1 - i : i);
+        }
+    return n;
+}
+
+int golf_grid_score(const golf_rules *r, const char *const *grid, int unseen) {
+    int rows = r->rows, cols = r->cols, n = rows * cols;
+    char ranks[GOLF_MAX_SLOTS];
+    int points[GOLF_MAX_SLOTS], done[GOLF_MAX_SLOTS] = {0}, shares[GOLF_MAX_SLOTS];
+    for (int s = 0; s < n; s++) {
+        ranks[s] = grid[s] ? grid[s][0] : 0;
+        points[s] = golf_points(r, grid[s], unseen);
+    }
+    if (r->block_bonus_on && rows >= 2 && cols >= 2)
+        for (int i = 0; i + 1 < rows; i++)
+            for (int c = 0; c + 1 < cols; c++) {
+                int square[4] = {i * cols + c, i * cols + c + 1, (i + 1) * cols + c, (i + 1) * cols + c + 1}, same = 1;
+                for (int k = 0; k < 4; k++) same = same && !done[square[k]] && ranks[square[k]] == ranks[square[0]];
+                if (!same || !ranks[square[0]]) continue;
+                share_out(r->block_bonus, 4, shares);
+                for (int k = 0; k < 4; k++) {
+                    done[square[k]] = 1; /* a block card keeps its share, whatever line runs through it */
+                    points[square[k]] = shares[k];
+                }
+            }
+    golf_line groups[2 * 4 + 2], cancelled[2 * 4 + 2];
+    int n_groups = line_groups(r, groups), n_cancelled = 0;
+    int line_mode = strcmp(r->cancel, "line") == 0;
+    for (int g = 0; g < n_groups; g++) {
+        golf_line *hit = &cancelled[n_cancelled];
+        hit->kind = groups[g].kind;
+        hit->count = 0;
+        for (int i = 0; i < groups[g].count; i++) {
+            int s = groups[g].slots[i], same = 0;
+            /* A line: every card of the first card's rank. Pairs: every card whose rank is there twice. */
+            if (line_mode) same = ranks[s] == ranks[groups[g].slots[0]] ? 2 : 0;
+            else
+                for (int j = 0; j < groups[g].count; j++) same += ranks[groups[g].slots[j]] == ranks[s];
+            if (ranks[s] && same >= 2) hit->slots[hit->count++] = s;
+        }
+        if (line_mode ? hit->count == groups[g].count : hit->count > 0) n_cancelled++;
+    }
+    int columns[14] = {0};
+    int keep = strcmp(r->negative_pairs, "keep") == 0;
+    for (int l = 0; l < n_cancelled; l++) {
+        const golf_line *line = &cancelled[l];
+        int counted[14] = {0}, fresh[GOLF_MAX_SLOTS], n_fresh = 0, jokers = 1, negative = 0;
+        for (int i = 0; i < line->count; i++) {
+            int s = line->slots[i];
+            const char *at = strchr(GOLF_RANKS, ranks[s]);
+            if (line->kind == LINE_COLUMN && at && !counted[at - GOLF_RANKS]++) columns[at - GOLF_RANKS]++;
+            if (!done[s]) fresh[n_fresh++] = s;
+            jokers = jokers && ranks[s] == 'X';
+            negative = negative || points[s] < 0;
+        }
+        for (int i = 0; i < n_fresh; i++) done[fresh[i]] = 1;
+        if (!n_fresh) continue;
+        if (r->joker_pair_on && jokers) {
+            share_out(r->joker_pair, n_fresh, shares);
+            for (int i = 0; i < n_fresh; i++) points[fresh[i]] = shares[i];
+        } else if (!(keep && negative)) {
+            for (int i = 0; i < n_fresh; i++) points[fresh[i]] = 0;
+        }
+    }
+    int total = 0;
+    for (int s = 0; s < n; s++) total += points[s];
+    for (int k = 0; k < 14 && r->two_column_bonus_on; k++)
+        if (columns[k] >= 2) total += r->two_column_bonus;
+    if (r->jack_columns_bonus_on && columns[strchr(GOLF_RANKS, 'J') - GOLF_RANKS] >= 2) total += r->jack_columns_bonus;
+    if (r->exact_score_on && total == r->exact_score_from) total = r->exact_score_to;
+    return total;
+}
+
+void golf_hole_scores(const golf_rules *r, const char *const grids[][GOLF_MAX_SLOTS], int players, int closer,
+                      int knocker, int unseen, int *out) {
+    int raw[GOLF_MAX_SEATS];
+    for (int s = 0; s < players; s++) out[s] = raw[s] = golf_grid_score(r, grids[s], unseen);
+    int failed = 0;
+    for (int s = 0; s < players && knocker >= 0; s++) failed = failed || (s != knocker && raw[s] <= raw[knocker]);
+    if (failed) out[knocker] += r->knock_double ? (raw[knocker] > 0 ? raw[knocker] : 0) : r->knock_penalty;
+    int first = closer >= 0 ? closer : knocker, low = out[0];
+    for (int s = 1; s < players; s++) low = out[s] < low ? out[s] : low;
+    if (first >= 0 && r->closer_penalty_on && out[first] > low) out[first] += r->closer_penalty;
+    if (first >= 0 && r->closer_bonus_on) out[first] += r->closer_bonus;
+    low = out[0];
+    for (int s = 1; s < players; s++) low = out[s] < low ? out[s] : low;
+    for (int s = 0; s < players && r->low_score_bonus_on; s++)
+        if (out[s] == low) out[s] += r->low_score_bonus;
+    int before[GOLF_MAX_SEATS];
+    memcpy(before, out, sizeof(int) * (size_t)players);
+    for (int s = 0; s < players && r->tie_penalty_on; s++)
+        for (int t = 0; t < players; t++)
+            if (t != s && before[t] == before[s]) {
+                out[s] += r->tie_penalty;
+                break;
+            }
 }
 
 int golf_play(const char *name, const char *version) {

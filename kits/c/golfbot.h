@@ -13,7 +13,8 @@
  * NULL return ends the bot: an error on stderr and exit status 1, as an exception would end
  * a bot in another language. Unknown message types are ignored, as the protocol asks. The fields and their JSON types are those of
  * docs/PROTOCOL.md; a card is a string such as "TH" or "XR#2", NULL where unseen. Every
- * pointer in a view lives until golf_choose returns. */
+ * pointer in a view lives until golf_choose returns. golf_points, golf_grid_score and
+ * golf_hole_scores score a card, a grid and a hole as golfref does. */
 #ifndef GOLFBOT_H
 #define GOLFBOT_H
 
@@ -47,6 +48,19 @@ typedef struct {
     int suit_points_count;
     char suit_cards[52][3];
     int suit_points[52];
+    /* How a grid's cards add up beyond their points (docs/RULES.md#house-options): they
+       need the whole grid, which golf_grid_score scores. */
+    int joker_count_on, joker_count;         /* jokers in the whole shoe (off: two per deck) */
+    int joker_pair_on, joker_pair;           /* what a cancelled line of jokers scores */
+    char negative_pairs[8];                  /* "cancel" or "keep" */
+    int two_column_bonus_on, two_column_bonus;
+    int jack_columns_bonus_on, jack_columns_bonus;
+    int exact_score_on, exact_score_from, exact_score_to; /* a grid score of exactly from becomes to */
+    /* End-of-hole adjustments that compare the players' scores: golf_hole_scores applies them. */
+    int closer_penalty_on, closer_penalty;
+    int closer_bonus_on, closer_bonus;
+    int low_score_bonus_on, low_score_bonus;
+    int tie_penalty_on, tie_penalty;
     int flip_instead_of_draw;
     int flip_out_on, flip_out;
 } golf_rules;
@@ -85,7 +99,23 @@ const char *golf_choose(const golf_view *view, const char *const *legal, size_t 
 /* Play one match on stdin/stdout; returns the exit status for main. */
 int golf_play(const char *name, const char *version);
 
-/* Points of a card under `rules` (unseen, NULL, counts `unseen`). */
+/* Points of a card under `rules` (unseen, NULL, counts `unseen`): its suit's own value
+ * (suit_values) where it has one, else its rank's in the card table (card_values). */
 int golf_points(const golf_rules *rules, const char *card, int unseen);
+
+/* A grid's score (rules->rows * rules->cols cards, row-major) as golfref scores it
+ * (docs/RULES.md, "Card values and scoring"), exact_score applied: blocks, cancelled lines or
+ * pairs, joker_pair, negative_pairs and the column bonuses all count. An unseen card (NULL)
+ * counts `unseen` and cancels with nothing: the score of a grid with one is an estimate. The
+ * adjustments between players need every grid: golf_hole_scores. */
+int golf_grid_score(const golf_rules *rules, const char *const *grid, int unseen);
+
+/* Every seat's hole score into out[0 .. players-1], as golfref scores it: golf_grid_score, a
+ * failed knock's penalty (a tie for lowest fails), then in order closer_penalty (unless the one
+ * who ended the hole first is lowest), closer_bonus, low_score_bonus and last tie_penalty.
+ * `closer` and `knocker` are the view's (-1: none): golf_hole_scores(view->rules, view->grids,
+ * view->players, view->closer, view->knocker, 5, out). */
+void golf_hole_scores(const golf_rules *rules, const char *const grids[][GOLF_MAX_SLOTS], int players, int closer,
+                      int knocker, int unseen, int *out);
 
 #endif

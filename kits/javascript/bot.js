@@ -8,24 +8,21 @@ const golfbot = require("./golfbot");
 
 const UNSEEN = 5; // points a card this seat has not seen is guessed at
 
-function points(card, values) {
-  return card === null ? UNSEEN : values[card[0]];
-}
-
 function choose(view, legal) {
-  const values = golfbot.rankPoints(view.rules);
+  const ranks = golfbot.rankPoints(view.rules);
+  const points = (card) => golfbot.cardPoints(view.rules, card, UNSEEN, ranks);
   const grid = view.grids[view.seat];
   let worst = 0;
   grid.forEach((card, slot) => {
-    if (points(card, values) > points(grid[worst], values)) worst = slot;
+    if (points(card) > points(grid[worst])) worst = slot;
   });
   if (view.decision === "draw") {
     const top = view.discard[view.discard.length - 1];
-    if (legal.includes("discard") && points(top, values) < points(grid[worst], values) - 2) return "discard";
+    if (legal.includes("discard") && points(top) < points(grid[worst]) - 2) return "discard";
     return "stock";
   }
   if (view.decision === "place") {
-    if (points(view.drawn, values) < points(grid[worst], values)) return `swap:${worst}`;
+    if (points(view.drawn) < points(grid[worst])) return `swap:${worst}`;
     if (legal.includes("power")) return "power"; // a J, Q or K with card powers on: thrown away for its power
     return legal.includes("throw") ? "throw" : `swap:${worst}`;
   }

@@ -10,20 +10,20 @@ import golfbot
 UNSEEN = 5  # points a card this seat has not seen is guessed at
 
 
-def points(card, values):
-    return UNSEEN if card is None else values[card[0]]
-
-
 def choose(view, legal):
-    values = golfbot.rank_points(view.rules)
+    ranks = golfbot.rank_points(view.rules)
+
+    def points(card):
+        return golfbot.card_points(view.rules, card, UNSEEN, ranks)
+
     grid = view.grid
-    worst = max(range(len(grid)), key=lambda slot: points(grid[slot], values))
+    worst = max(range(len(grid)), key=lambda slot: points(grid[slot]))
     if view.decision == "draw":
-        if "discard" in legal and points(view.discard[-1], values) < points(grid[worst], values) - 2:
+        if "discard" in legal and points(view.discard[-1]) < points(grid[worst]) - 2:
             return "discard"
         return "stock"
     if view.decision == "place":
-        if points(view.drawn, values) < points(grid[worst], values):
+        if points(view.drawn) < points(grid[worst]):
             return f"swap:{worst}"
         if "power" in legal:
             return "power"

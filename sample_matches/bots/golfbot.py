@@ -18,7 +18,8 @@ instead of hiding behind a move the bot did not choose. Notices (`hole_end`, `ma
 go to the optional `on_notice`; unknown message types are ignored, as the protocol asks.
 
 The field names and JSON types are those of docs/PROTOCOL.md and
-schemas/protocol.schema.json; copy this file next to your bot.
+schemas/protocol.schema.json; copy this file next to your bot. `card_points`, `grid_score`
+and `hole_scores` score a card, a grid and a hole as golfref does.
 
 For a learned policy, `Encoder` turns a View into the numeric observation golfref.env trains
 on, and `ACTIONS` / `action_mask` / `action_text` are its action table (docs/ENVIRONMENT.md).
@@ -35,9 +36,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
-    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "PROTOCOL",
-    "ACTIONS", "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask", "action_text", "OBSERVATION_VERSION",
-    "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE", "RULE_FEATURES", "Encoder", "rule_features",
+    "Rules", "TimeControl", "Event", "View", "Card", "play", "answer", "choose_of", "rank_points", "card_points",
+    "grid_score", "hole_scores", "PROTOCOL", "ACTIONS", "ACTION_INDEX", "ACTION_TABLE_VERSION", "action_mask",
+    "action_text", "OBSERVATION_VERSION", "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SIZE",
+    "RULE_FEATURES", "Encoder", "rule_features",
 ]  # fmt: skip
 
 PROTOCOL = 3
@@ -238,6 +240,127 @@ def rank_points(rules: Rules) -> dict[str, int]:
     if rules.jokers is not None:
         points["X"] = rules.jokers
     return points
+
+
+def card_points(rules: Rules, card: Card | None, unseen: int = 5, ranks: dict[str, int] | None = None) -> int:
+    """Points of one card under `rules` (None, unseen, counts `unseen`): its suit's own value, else its rank's.
+
+    `ranks` is `rank_points(rules)`, passed to work it out once. `grid_score` and `hole_scores`
+    score what a whole grid and the table add.
+    """
+    if card is None:
+        return unseen
+    for key, points in rules.suit_values:
+        if card.startswith(key):
+            return points
+    return (rank_points(rules) if ranks is None else ranks)[card[0]]
+
+
+def _groups(rules: Rules) -> list[tuple[str, list[int]]]:
+    """The lines that cancel (`cancel: line`) or the pair groups (`cancel: pairs`), in golfref's scan order."""
+    rows, cols = rules.rows, rules.cols
+    if rules.cancel == "pairs" and rules.pair_scope == "grid":
+        return [("grid", list(range(rows * cols)))]
+    with_rows = rules.lines != "columns" if rules.cancel == "line" else rules.pair_scope == "columns+rows"
+    groups = [("column", [r * cols + c for r in range(rows)]) for c in range(cols)]
+    if with_rows:
+        groups += [("row", [r * cols + c for c in range(cols)]) for r in range(rows)]
+    if rules.cancel == "line" and rules.lines == "columns+rows+diagonals" and rows == cols:
+        groups.append(("diagonal", [i * cols + i for i in range(rows)]))
+        groups.append(("diagonal", [i * cols + cols - 1 - i for i in range(rows)]))
+    return [g for g in groups if len(g[1]) >= 2]  # a line of one card is no line
+
+
+def _shares(total: int, n: int) -> list[int]:
+    """`total` split over `n` cards as golfref splits a block's or a joker pair's total (the first ones get 1 more)."""
+    share, rest = divmod(total, n)
+    return [share + (1 if i < rest else 0) for i in range(n)]
+
+
+def grid_score(rules: Rules, grid: list[Card | None], unseen: int = 5) -> int:
+    """A grid's score as golfref scores it (docs/RULES.md, "Card values and scoring"), `exact_score` applied.
+
+    Blocks, cancelled lines or pairs, `joker_pair`, `negative_pairs` and the column bonuses
+    all count. An unseen card (None) counts `unseen` and cancels with nothing: the score of
+    a grid with one is an estimate. The adjustments between players (and a knock's penalty)
+    need every grid: `hole_scores`.
+    """
+    ranks: list[str | None] = [None if c is None else c[0] for c in grid]
+    values = rank_points(rules)
+    points = [card_points(rules, c, unseen, values) for c in grid]
+    rows, cols = rules.rows, rules.cols
+    in_block = [False] * len(grid)
+    if rules.block_bonus is not None and rows >= 2 and cols >= 2:
+        for r in range(rows - 1):
+            for c in range(cols - 1):
+                square = [r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1]
+                if ranks[square[0]] is None or any(in_block[s] or ranks[s] != ranks[square[0]] for s in square):
+                    continue
+                for s, share in zip(square, _shares(rules.block_bonus, 4), strict=True):
+                    in_block[s], points[s] = True, share
+    cancelled: list[tuple[str, list[int]]] = []
+    for kind, slots in _groups(rules):
+        if rules.cancel == "line":
+            if ranks[slots[0]] is not None and all(ranks[s] == ranks[slots[0]] for s in slots):
+                cancelled.append((kind, slots))
+        else:
+            seen = [ranks[s] for s in slots]
+            hit = [s for s in slots if ranks[s] is not None and seen.count(ranks[s]) >= 2]
+            if hit:
+                cancelled.append((kind, hit))
+    done = list(in_block)  # a block card keeps its share, whatever line runs through it
+    columns: dict[str, int] = {}
+    keep = rules.negative_pairs == "keep"
+    for kind, slots in cancelled:
+        if kind == "column":
+            for rank in {ranks[s] for s in slots}:
+                columns[str(rank)] = columns.get(str(rank), 0) + 1
+        fresh = [s for s in slots if not done[s]]
+        for s in fresh:
+            done[s] = True
+        if not fresh:
+            continue
+        if rules.joker_pair is not None and all(ranks[s] == "X" for s in slots):
+            for s, share in zip(fresh, _shares(rules.joker_pair, len(fresh)), strict=True):
+                points[s] = share
+        elif not (keep and any(points[s] < 0 for s in slots)):
+            for s in fresh:
+                points[s] = 0
+    total = sum(points)
+    if rules.two_column_bonus is not None:
+        total += rules.two_column_bonus * sum(1 for n in columns.values() if n >= 2)
+    if rules.jack_columns_bonus is not None and columns.get("J", 0) >= 2:
+        total += rules.jack_columns_bonus
+    if rules.exact_score is not None and total == rules.exact_score[0]:
+        total = rules.exact_score[1]
+    return total
+
+
+def hole_scores(
+    rules: Rules, grids: list[list[Card | None]], closer: int | None, knocker: int | None, unseen: int = 5
+) -> list[int]:
+    """Every seat's hole score as golfref scores it: `grid_score`, the knock penalty, then the house adjustments.
+
+    `closer` and `knocker` are the view's; in their order (docs/RULES.md, "The order of
+    end-of-hole adjustments"): a failed knock's penalty (a tie for lowest fails),
+    `closer_penalty` unless the one who ended the hole first is lowest, `closer_bonus`,
+    `low_score_bonus` to the lowest, and last `tie_penalty` to every score another equals.
+    """
+    raw = [grid_score(rules, grid, unseen) for grid in grids]
+    out = list(raw)
+    if knocker is not None and any(v <= raw[knocker] for s, v in enumerate(raw) if s != knocker):
+        out[knocker] += max(raw[knocker], 0) if rules.knock_double else (rules.knock_penalty or 0)
+    first = closer if closer is not None else knocker
+    if first is not None and rules.closer_penalty is not None and out[first] > min(out):
+        out[first] += rules.closer_penalty
+    if first is not None and rules.closer_bonus is not None:
+        out[first] += rules.closer_bonus
+    if rules.low_score_bonus is not None:
+        low = min(out)
+        out = [v + rules.low_score_bonus if v == low else v for v in out]
+    if rules.tie_penalty is not None:
+        out = [v + rules.tie_penalty if out.count(v) > 1 else v for v in out]
+    return out
 
 
 Choose = Callable[[View, list[str]], str]

@@ -38,31 +38,37 @@ function marker(i, x, y, colour) {
 }
 
 // A line chart: series [{name, points: [[x, y], ...]}], axis titles, an optional band at x.
+// opts.width and opts.height: the size in CSS pixels the chart is drawn at (default 640 by 260,
+// scaled to fit), so that its 11 px labels stay 11 px; opts.xMax: the last x the axis shows;
+// opts.onPick(x): a click on (or Enter at) a column of the chart picks that x.
 function lineChart(series, opts) {
-  const W = 640, H = 260, L = 48, R = 12, T = 12, B = 36;
+  const W = opts.width || 640, H = opts.height || 260, L = 48, R = 12, T = 12, B = 36;
   const xs = series.flatMap(s => s.points.map(p => p[0]));
   const ys = series.flatMap(s => s.points.map(p => p[1]));
-  const x0 = opts.xMin !== undefined ? opts.xMin : Math.min(0, ...xs), x1 = Math.max(x0 + 1, ...xs);
+  const x0 = opts.xMin !== undefined ? opts.xMin : Math.min(0, ...xs);
+  const x1 = Math.max(x0 + 1, opts.xMax !== undefined ? opts.xMax : x0 + 1, ...xs);
   let y0 = Math.min(0, ...ys), y1 = Math.max(1, ...ys);
   if (y0 === y1) y1 = y0 + 1;
   const px = x => L + (x - x0) / (x1 - x0) * (W - L - R);
   const py = y => T + (y1 - y) / (y1 - y0) * (H - T - B);
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": opts.label });
+  if (opts.width) { root.setAttribute("width", W); root.setAttribute("height", H); }
   root.appendChild(svg("title", null, opts.label));
+  const column = (W - L - R) / Math.max(1, x1 - x0);
   if (opts.band !== undefined && opts.band !== null) {
-    const w = Math.max(8, (W - L - R) / Math.max(1, x1 - x0) * 0.8);
-    root.appendChild(svg("rect", { x: px(opts.band) - w / 2, y: T, width: w, height: H - T - B, fill: "#e7f0fb", "data-band": opts.band }));
+    const w = Math.max(8, Math.min(28, column * 0.8));
+    root.appendChild(svg("rect", { x: px(opts.band) - w / 2, y: T, width: w, height: H - T - B, class: "band", "data-band": opts.band }));
   }
   // Round numbers on the value axis: steps of 1, 2 or 5 times a power of ten.
   const raw = (y1 - y0) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw)));
   const tick = [1, 2, 5, 10].map(m => m * mag).find(t => t >= raw);
   y0 = Math.floor(y0 / tick) * tick; y1 = Math.ceil(y1 / tick) * tick;
   for (let v = y0; v <= y1 + tick / 2; v += tick) {
-    root.appendChild(svg("line", { x1: L, x2: W - R, y1: py(v), y2: py(v), stroke: "#d0d7de", "stroke-width": 1 }));
+    root.appendChild(svg("line", { x1: L, x2: W - R, y1: py(v), y2: py(v), class: "gridline", "stroke-width": 1 }));
     root.appendChild(svg("text", { x: L - 6, y: py(v) + 4, "text-anchor": "end" }, Number(v.toFixed(6))));
   }
-  if (y0 < 0 && y1 > 0) root.appendChild(svg("line", { x1: L, x2: W - R, y1: py(0), y2: py(0), stroke: "#57606a" }));
-  const step = Math.max(1, Math.ceil((x1 - x0) / 12));
+  if (y0 < 0 && y1 > 0) root.appendChild(svg("line", { x1: L, x2: W - R, y1: py(0), y2: py(0), class: "axis" }));
+  const step = Math.max(1, Math.ceil((x1 - x0) / Math.max(2, Math.floor((W - L - R) / 40))));
   for (let x = Math.ceil(x0); x <= x1; x += step) {
     root.appendChild(svg("text", { x: px(x), y: H - B + 16, "text-anchor": "middle" }, x));
   }
@@ -70,7 +76,7 @@ function lineChart(series, opts) {
   root.appendChild(svg("text", { x: 12, y: T + (H - T - B) / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${T + (H - T - B) / 2})` }, opts.yTitle));
   series.forEach((s, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
-    const g = svg("g", { "data-series": i });
+    const g = svg("g", { "data-series": i, class: `series series-${i % SERIES_COLOURS.length}` });
     g.appendChild(svg("title", null, s.name));
     if (s.points.length > 1) {
       const d = s.points.map((p, k) => `${k ? "L" : "M"}${px(p[0]).toFixed(1)} ${py(p[1]).toFixed(1)}`).join("");
@@ -79,6 +85,16 @@ function lineChart(series, opts) {
     if (s.points.length <= 60) for (const p of s.points) g.appendChild(marker(i, px(p[0]), py(p[1]), colour));
     root.appendChild(g);
   });
+  if (opts.onPick) {
+    // A column per x with a point, to click; the keyboard's way is the table the chart sums up.
+    const picked = new Set(xs);
+    for (const x of picked) {
+      const hit = svg("rect", { x: px(x) - column / 2, y: T, width: column, height: H - T - B, class: "pick", "data-x": x });
+      hit.appendChild(svg("title", null, `${opts.xTitle} ${x}`));
+      hit.addEventListener("click", () => opts.onPick(x));
+      root.appendChild(hit);
+    }
+  }
   return root;
 }
 
@@ -87,7 +103,7 @@ function legend(names) {
   const list = el("ul", { class: "legend" });
   names.forEach((name, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length];
-    const key = svg("svg", { viewBox: "0 0 32 14", "aria-hidden": "true" });
+    const key = svg("svg", { viewBox: "0 0 32 14", "aria-hidden": "true", class: `series series-${i % SERIES_COLOURS.length}` });
     key.appendChild(svg("line", { x1: 0, x2: 32, y1: 7, y2: 7, stroke: colour, "stroke-width": 2, "stroke-dasharray": SERIES_DASHES[i % SERIES_DASHES.length] }));
     key.appendChild(marker(i, 16, 7, colour));
     const item = el("li");

@@ -14,6 +14,8 @@
 //! (`RUST_BACKTRACE=1` in the bot's env adds the stack). Unknown message types are
 //! ignored, as the protocol asks. Fields and JSON types are those of docs/PROTOCOL.md; a
 //! card is a `String` such as "TH" or "XR#2", `None` where unseen; a JSON null is `None`.
+//! `Rules::points`, `Rules::grid_score` and `Rules::hole_scores` score a card, a grid and a
+//! hole as golfref does.
 
 use crate::json::{self, Value};
 use std::io::{self, BufRead, Write};
@@ -52,6 +54,23 @@ pub struct Rules {
     pub card_values: Vec<(u8, i64)>,
     /// Cards whose suit gives them other points ("JH"), over `card_values`.
     pub suit_values: Vec<(String, i64)>,
+    // How a grid's cards add up beyond their points (docs/RULES.md#house-options): they need
+    // the whole grid, which `grid_score` scores. None: off.
+    /// Jokers in the whole shoe (None: two per deck).
+    pub joker_count: Option<i64>,
+    /// What a cancelled line of jokers scores in total.
+    pub joker_pair: Option<i64>,
+    /// "cancel", or "keep": a cancelled line with a negative card keeps its points.
+    pub negative_pairs: String,
+    pub two_column_bonus: Option<i64>,
+    pub jack_columns_bonus: Option<i64>,
+    /// (N, M): a grid score of exactly N becomes M.
+    pub exact_score: Option<(i64, i64)>,
+    // End-of-hole adjustments that compare the players' scores: `hole_scores` applies them.
+    pub closer_penalty: Option<i64>,
+    pub closer_bonus: Option<i64>,
+    pub low_score_bonus: Option<i64>,
+    pub tie_penalty: Option<i64>,
     pub flip_instead_of_draw: bool,
     pub flip_out: Option<i64>,
 }
@@ -96,7 +115,8 @@ pub struct View<'a> {
 }
 
 impl Rules {
-    /// Points of a card under these rules; an unseen card (None) counts `unseen`.
+    /// Points of a card under these rules; an unseen card (None) counts `unseen`: its suit's
+    /// own value (`suit_values`) where it has one, else its rank's in the card table.
     pub fn points(&self, card: &Option<Card>, unseen: i64) -> i64 {
         let card = match card {
             Some(card) => card,
@@ -120,6 +140,158 @@ impl Rules {
             d => (d - b'0') as i64,
         }
     }
+}
+
+impl Rules {
+    /// The lines that cancel (cancel: line) or the pair groups (cancel: pairs), in golfref's
+    /// scan order: (whether it is a column, its slots).
+    fn groups(&self) -> Vec<(bool, Vec<usize>)> {
+        let (rows, cols) = (self.rows, self.cols);
+        if self.cancel == "pairs" && self.pair_scope == "grid" {
+            let all: Vec<usize> = (0..rows * cols).collect();
+            return if all.len() >= 2 { vec![(false, all)] } else { Vec::new() };
+        }
+        let line = self.cancel == "line";
+        let with_rows = if line { self.lines != "columns" } else { self.pair_scope == "columns+rows" };
+        let mut out: Vec<(bool, Vec<usize>)> = (0..cols).map(|c| (true, (0..rows).map(|r| r * cols + c).collect())).collect();
+        if with_rows {
+            out.extend((0..rows).map(|r| (false, (0..cols).map(|c| r * cols + c).collect())));
+        }
+        if line && self.lines == "columns+rows+diagonals" && rows == cols {
+            out.push((false, (0..rows).map(|i| i * cols + i).collect()));
+            out.push((false, (0..rows).map(|i| i * cols + cols - 1 - i).collect()));
+        }
+        out.into_iter().filter(|g| g.1.len() >= 2).collect() // a line of one card is no line
+    }
+
+    /// A grid's score as golfref scores it (docs/RULES.md, "Card values and scoring"),
+    /// `exact_score` applied: blocks, cancelled lines or pairs, `joker_pair`, `negative_pairs`
+    /// and the column bonuses all count. An unseen card (None) counts `unseen` and cancels with
+    /// nothing: the score of a grid with one is an estimate. The adjustments between players
+    /// need every grid: `hole_scores`.
+    pub fn grid_score(&self, grid: &[Option<Card>], unseen: i64) -> i64 {
+        let (rows, cols) = (self.rows, self.cols);
+        let ranks: Vec<Option<u8>> = grid.iter().map(|c| c.as_ref().map(|c| c.as_bytes()[0])).collect();
+        let mut points: Vec<i64> = grid.iter().map(|c| self.points(c, unseen)).collect();
+        let mut done = vec![false; grid.len()]; // a block card keeps its share, whatever line runs through it
+        if let (Some(bonus), true) = (self.block_bonus, rows >= 2 && cols >= 2) {
+            for r in 0..rows - 1 {
+                for c in 0..cols - 1 {
+                    let square = [r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1];
+                    let first = ranks[square[0]];
+                    if first.is_none() || square.iter().any(|&s| done[s] || ranks[s] != first) {
+                        continue;
+                    }
+                    for (i, &s) in square.iter().enumerate() {
+                        done[s] = true;
+                        points[s] = shares(bonus, 4)[i];
+                    }
+                }
+            }
+        }
+        let mut cancelled: Vec<(bool, Vec<usize>)> = Vec::new();
+        for (column, slots) in self.groups() {
+            if self.cancel == "line" {
+                let first = ranks[slots[0]];
+                if first.is_some() && slots.iter().all(|&s| ranks[s] == first) {
+                    cancelled.push((column, slots));
+                }
+            } else {
+                let hit: Vec<usize> = slots
+                    .iter()
+                    .copied()
+                    .filter(|&s| ranks[s].is_some() && slots.iter().filter(|&&t| ranks[t] == ranks[s]).count() >= 2)
+                    .collect();
+                if !hit.is_empty() {
+                    cancelled.push((column, hit));
+                }
+            }
+        }
+        let mut columns: Vec<(u8, i64)> = Vec::new();
+        for (column, slots) in &cancelled {
+            if *column {
+                let mut counted: Vec<u8> = Vec::new();
+                for rank in slots.iter().filter_map(|&s| ranks[s]) {
+                    if !counted.contains(&rank) {
+                        counted.push(rank);
+                        match columns.iter_mut().find(|(r, _)| *r == rank) {
+                            Some((_, n)) => *n += 1,
+                            None => columns.push((rank, 1)),
+                        }
+                    }
+                }
+            }
+            let fresh: Vec<usize> = slots.iter().copied().filter(|&s| !done[s]).collect();
+            for &s in &fresh {
+                done[s] = true;
+            }
+            if fresh.is_empty() {
+                continue;
+            }
+            if let (Some(pair), true) = (self.joker_pair, slots.iter().all(|&s| ranks[s] == Some(b'X'))) {
+                for (i, &s) in fresh.iter().enumerate() {
+                    points[s] = shares(pair, fresh.len() as i64)[i];
+                }
+            } else if !(self.negative_pairs == "keep" && slots.iter().any(|&s| points[s] < 0)) {
+                for &s in &fresh {
+                    points[s] = 0;
+                }
+            }
+        }
+        let mut total: i64 = points.iter().sum();
+        if let Some(bonus) = self.two_column_bonus {
+            total += bonus * columns.iter().filter(|(_, n)| *n >= 2).count() as i64;
+        }
+        if let Some(bonus) = self.jack_columns_bonus {
+            if columns.iter().any(|(r, n)| *r == b'J' && *n >= 2) {
+                total += bonus;
+            }
+        }
+        match self.exact_score {
+            Some((from, to)) if total == from => to,
+            _ => total,
+        }
+    }
+
+    /// Every seat's hole score as golfref scores it: `grid_score`, a failed knock's penalty (a
+    /// tie for lowest fails), then in order `closer_penalty` (unless the one who ended the hole
+    /// first is lowest), `closer_bonus`, `low_score_bonus` and last `tie_penalty`. `closer` and
+    /// `knocker` are the view's.
+    pub fn hole_scores(&self, grids: &[Vec<Option<Card>>], closer: Option<usize>, knocker: Option<usize>, unseen: i64) -> Vec<i64> {
+        let raw: Vec<i64> = grids.iter().map(|g| self.grid_score(g, unseen)).collect();
+        let mut out = raw.clone();
+        if let Some(k) = knocker {
+            if raw.iter().enumerate().any(|(s, &v)| s != k && v <= raw[k]) {
+                out[k] += if self.knock_double { raw[k].max(0) } else { self.knock_penalty.unwrap_or(0) };
+            }
+        }
+        let first = closer.or(knocker);
+        let low = *out.iter().min().unwrap_or(&0);
+        if let (Some(f), Some(p)) = (first, self.closer_penalty) {
+            if out[f] > low {
+                out[f] += p;
+            }
+        }
+        if let (Some(f), Some(b)) = (first, self.closer_bonus) {
+            out[f] += b;
+        }
+        if let Some(b) = self.low_score_bonus {
+            let low = *out.iter().min().unwrap_or(&0);
+            out = out.iter().map(|&v| if v == low { v + b } else { v }).collect();
+        }
+        if let Some(p) = self.tie_penalty {
+            let before = out.clone();
+            out = before.iter().map(|&v| if before.iter().filter(|&&w| w == v).count() > 1 { v + p } else { v }).collect();
+        }
+        out
+    }
+}
+
+/// `total` split over `n` cards as golfref splits a block's or a joker pair's total (Python's divmod).
+fn shares(total: i64, n: i64) -> Vec<i64> {
+    let share = total.div_euclid(n);
+    let rest = total - share * n;
+    (0..n).map(|i| share + if i < rest { 1 } else { 0 }).collect()
 }
 
 fn text(v: Option<&Value>) -> String {
@@ -180,6 +352,19 @@ fn read_rules(r: &Value) -> Rules {
                 v.map(|v| (key, v))
             })
             .collect(),
+        joker_count: r.get("joker_count").and_then(Value::int),
+        joker_pair: r.get("joker_pair").and_then(Value::int),
+        // A protocol-2 hello has no house options: "cancel" is the neutral value.
+        negative_pairs: r.get("negative_pairs").and_then(Value::str).unwrap_or("cancel").to_string(),
+        two_column_bonus: r.get("two_column_bonus").and_then(Value::int),
+        jack_columns_bonus: r.get("jack_columns_bonus").and_then(Value::int),
+        exact_score: r
+            .get("exact_score")
+            .and_then(|e| Some((e.at(0)?.int()?, e.at(1)?.int()?))),
+        closer_penalty: r.get("closer_penalty").and_then(Value::int),
+        closer_bonus: r.get("closer_bonus").and_then(Value::int),
+        low_score_bonus: r.get("low_score_bonus").and_then(Value::int),
+        tie_penalty: r.get("tie_penalty").and_then(Value::int),
         flip_instead_of_draw: flag(r.get("flip_instead_of_draw")),
         flip_out: r.get("flip_out").and_then(Value::int),
     }

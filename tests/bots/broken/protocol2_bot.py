@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Written for protocol 2: crashes at a request offering an action that version did not have (flip_out)."""
+
+import re
+
+from broken import play
+
+# Every action of protocol version 2; flip:N then came only after a throw, but it is the same word.
+KNOWN = re.compile(r"stock|discard|knock|swap:\d+|throw|power|flip:\d+|pass|reveal:\d+|target:\d+:\d+")
+
+
+def choose(hello, request):
+    for action in request["legal"]:
+        if not KNOWN.fullmatch(action):
+            raise ValueError(f"protocol2_bot: unknown action {action!r}")
+    return request["legal"][0]
+
+
+play("protocol2", choose)
