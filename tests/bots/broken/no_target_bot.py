@@ -6,7 +6,7 @@ from broken import play
 
 def choose(hello, request):
     if request["decision"] == "target":
-        raise NotImplementedError("no_target_bot: card powers are not written yet")
+        raise NotImplementedError("no_target_bot: a broken bot by design: it has no code for card powers")  # what check-bot must catch
     return request["legal"][0]
 
 
