@@ -74,19 +74,30 @@ def _requests(log: Path) -> list[tuple[int, str]]:
     return [(seat, line) for _, seat, line in sorted(found)]
 
 
-def per_decision(folder: Path, command: list[str], sandbox: bool, rounds: int) -> tuple[float, float, int]:
-    """Medians over `rounds` interleaved rounds: (us per decision of whole runs, of the bare exchange, decisions)."""
+def per_decision(
+    folder: Path, command: list[str], sandbox: bool, rounds: int, cpus: set[int] | None = None
+) -> tuple[float, float, int]:
+    """Medians over `rounds` interleaved rounds: (us per decision of whole runs, of the bare exchange, decisions).
+
+    With `cpus`, every process of both (the bench's children inherit its affinity) runs on those CPUs only.
+    """
     long, short = (_config(folder, command, h, sandbox, transcript=False) for h in (LONG, SHORT))
     _, _, recorded = _run(_config(folder, command, LONG, sandbox, transcript=True))
     requests = _requests(recorded)
     runs, bare = [], []
     extra = 0
-    for _ in range(rounds):
-        t_long, d_long, _ = _run(long)
-        t_short, d_short, _ = _run(short)
-        extra = d_long - d_short
-        runs.append((t_long - t_short) / extra * 1e6)
-        bare.append(baseline_round_trip(requests, rounds=1, bot=tuple(command)))
+    allowed = os.sched_getaffinity(0)
+    try:
+        if cpus is not None:
+            os.sched_setaffinity(0, cpus)
+        for _ in range(rounds):
+            t_long, d_long, _ = _run(long)
+            t_short, d_short, _ = _run(short)
+            extra = d_long - d_short
+            runs.append((t_long - t_short) / extra * 1e6)
+            bare.append(baseline_round_trip(requests, rounds=1, bot=tuple(command)))
+    finally:
+        os.sched_setaffinity(0, allowed)
     return statistics.median(runs), statistics.median(bare), extra
 
 
@@ -108,6 +119,16 @@ def _accounting_row(spent: dict[str, float], base: float, rounds: int) -> None:
         f"unasked lines {spent['poll']:.1f}; the bare exchange's write and read: {base:.1f}) + the process layer's "
         f"Python {spent['layer']:.1f} + the referee's Python {spent['referee']:.1f} (the timers' own cost included)"
     )
+
+
+def _pinned_row(folder: Path, command: list[str], goal: float, rounds: int) -> None:
+    """The same whole runs and bare exchange with every process on one CPU: no hand-off waits for another core."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        print("  instant C bots, sandbox off, on one CPU: skipped: this process may use one CPU only, as every row above")
+        return
+    ref, base, extra = per_decision(folder, command, False, rounds, cpus={allowed[0]})
+    _row(f"instant C bots, sandbox off, every process on CPU {allowed[0]} alone", ref, base, extra, goal, rounds)
 
 
 def run(quick: bool = False) -> None:
@@ -136,6 +157,7 @@ def run(quick: bool = False) -> None:
                 _row(f"{label}, sandbox {'on' if sandbox else 'off'}", ref, base, extra, goal, rounds)
                 if label == "instant C bots" and not sandbox:
                     _accounting_row(accounting(folder, command, rounds), base, rounds)
+                    _pinned_row(folder, command, goal, rounds)
 
 
 def _timer(call, into: list[float]):

@@ -73,7 +73,8 @@ def test_a_builtin_chooses_the_same_whatever_the_hidden_cards(rules_id: str) -> 
             assert other.legal_actions() == game.legal_actions()
             differed += other.grids != game.grids or other.stock != game.stock
             for name in POLICIES:
-                options = {"iterations": 3, "seed": 11} if name == "expert" else None
+                # Its smallest budget: the same seed and view must give the same choice at any budget.
+                options = {"iterations": 1, "seed": 11} if name == "expert" else None
                 first = make_policy(name, rules, random.Random(5), options).choose(seen, game.legal_actions())
                 again = make_policy(name, rules, random.Random(5), options)
                 second = again.choose(view(other, seat), other.legal_actions())
