@@ -63,7 +63,7 @@ def _timed(matches: int, executor: Callable[[], Executor | None], workers: int =
 
 
 def run(quick: bool = False) -> None:
-    """Print matches/s on local workers and on Dask, the overhead per match, and the scaling from 1 to 2 Dask workers."""
+    """Print matches/s on local and on Dask workers, the overhead per match, and the scaling to 2 Dask workers."""
     from distributed import LocalCluster
 
     from golfref.tournament.cluster import DaskExecutor, quiet_dask_logs
@@ -101,8 +101,8 @@ def run(quick: bool = False) -> None:
             lc.close()
     local, one, two = (min(v) for v in runs.values())
     print(f"  2 local workers: {matches / local:.1f} matches/s; 2 Dask workers: {matches / two:.1f} matches/s")
-    print(f"  Dask's overhead per match over local workers (2 each, wall clock): {(two - local) / matches * 1000:+.1f} ms,"
-          f" {(two - local) / local:+.1%} (goal <= 10%)")  # fmt: skip
+    print(f"  Dask's overhead per match over local workers (2 each, wall clock):"
+          f" {(two - local) / matches * 1000:+.1f} ms, {(two - local) / local:+.1%} (goal <= 10%)")  # fmt: skip
     print(f"  1 Dask worker: {matches / one:.1f} matches/s; 2: {matches / two:.1f} matches/s "
           f"({one / two:.2f}x, goal >= 1.8x on two cores)")  # fmt: skip
     print(f"  after: {_load()}")

@@ -51,7 +51,8 @@ def _config(matches: int, directory: str, command: tuple[str, ...] | None = None
         "tournament: bench\nrules: {preset: standard, holes: 1}\n"
         f"players:\n  - {{name: a, command: {bot}}}\n  - {{name: b, command: {bot}}}\n"
         f"deal_sets: {matches // 2}\nseed: 1\nresults: {json.dumps(directory)}\n"
-        "sandbox: {enabled: false}\n"  # this file's interpreter (a venv) is hidden; the sandbox's cost is its own section
+        # The sandbox hides this file's interpreter (a venv); the sandbox's cost is its own section.
+        "sandbox: {enabled: false}\n"
     )
     return parse_tournament(text, source="bench")
 

@@ -125,7 +125,8 @@ def _pinned_row(folder: Path, command: list[str], goal: float, rounds: int) -> N
     """The same whole runs and bare exchange with every process on one CPU: no hand-off waits for another core."""
     allowed = sorted(os.sched_getaffinity(0))
     if len(allowed) < 2:
-        print("  instant C bots, sandbox off, on one CPU: skipped: this process may use one CPU only, as every row above")
+        print("  instant C bots, sandbox off, on one CPU: skipped:"
+              " this process may use one CPU only, as every row above")  # fmt: skip
         return
     ref, base, extra = per_decision(folder, command, False, rounds, cpus={allowed[0]})
     _row(f"instant C bots, sandbox off, every process on CPU {allowed[0]} alone", ref, base, extra, goal, rounds)

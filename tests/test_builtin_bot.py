@@ -19,6 +19,8 @@ from golfref.game.view import view
 from golfref.match import protocol
 from golfref.tools.builtin_bot import main, parse_arguments, serve
 
+from .games import turns
+
 RULES = [
     resolve_rules("knock", {"knock_penalty": "double", "layout": "2x2"}, 3),
     resolve_rules("arena", {"block_bonus": -20, "jokers": -2, "card_powers": "on"}, 2),
@@ -69,14 +71,8 @@ def test_the_program_answers_as_the_builtin_chooses(name: str) -> None:
     expected = []
     policy = make_policy(name, rules, random.Random(0), options)
     request = 0
-    while not game.results:
-        if game.chance is not None:
-            order = list(game.chance)
-            shuffler.shuffle(order)
-            game.apply_shuffle(order)
-            continue
-        seat, legal = game.to_move, game.legal_actions()
-        assert seat is not None
+    for seat in turns(game, shuffler):
+        legal = game.legal_actions()
         seen = view(game, seat)
         action = shuffler.choice(legal) if seat else policy.choose(seen, legal)
         if seat == 0:

@@ -22,6 +22,8 @@ from golfref.game.good import GoodPolicy
 from golfref.game.rules import Rules, resolve_rules
 from golfref.game.view import view
 
+from .games import turns
+
 RULE_SETS = {
     "classic": resolve_rules("classic", {"layout": "2x2", "holes": 1}, 2),
     "standard": resolve_rules("standard", {"layout": "2x2", "holes": 1}, 3),
@@ -59,15 +61,9 @@ def test_the_playout_policy_chooses_as_good_does(rules_id: str) -> None:
     good, rollout = GoodPolicy(rules), Rollout(rules)
     decisions = set()
     for deal in range(25):
-        game, dice = Game(rules), random.Random(deal)
-        while not game.results:
-            if game.chance is not None:
-                order = list(game.chance)
-                dice.shuffle(order)
-                game.apply_shuffle(order)
-                continue
-            seat, legal = game.to_move, game.legal_actions()
-            assert seat is not None
+        game = Game(rules)
+        for seat in turns(game, random.Random(deal), until=lambda g: bool(g.results)):
+            legal = game.legal_actions()
             choice = good.choose(view(game, seat), legal)
             assert rollout.choose(game, seat, legal) == choice, (rules_id, deal, view(game, seat))
             decisions.add((game.decision, choice.kind))
@@ -107,16 +103,14 @@ def test_the_budget_is_spent_on_the_two_finalists_after_a_first_look_at_every_ac
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     rules = RULE_SETS["classic"]
-    game, dice = Game(rules), random.Random(3)
-    while game.decision is None or len(game.legal_actions()) <= 2:  # a decision of more than two actions
-        if game.chance is not None:
-            order = list(game.chance)
-            dice.shuffle(order)
-            game.apply_shuffle(order)
-            continue
-        seat = game.to_move
-        assert seat is not None
-        game.apply(GoodPolicy(rules).choose(view(game, seat), game.legal_actions()))
+    game = Game(rules)
+
+    def wide(g: Game) -> bool:
+        """At a decision of more than two actions."""
+        return g.decision is not None and len(g.legal_actions()) > 2
+
+    for mover in turns(game, random.Random(3), until=wide):
+        game.apply(GoodPolicy(rules).choose(view(game, mover), game.legal_actions()))
     seat, legal = game.to_move, game.legal_actions()
     assert seat is not None
     played: list[Action] = []

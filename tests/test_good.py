@@ -26,6 +26,8 @@ from golfref.game.view import SeatView, view
 from golfref.kit import golfbot
 from golfref.match.protocol import hello_rules
 
+from .games import turns
+
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_matches" / "bots" / "greedy_bot.py"
 
 RULE_SETS = {
@@ -65,14 +67,7 @@ def positions(rules: Rules, seed: int) -> Iterator[tuple[SeatView, tuple[Action,
     game = Game(rules)
     rng = random.Random(seed)
     players = [GoodPolicy(rules), *(RandomPolicy(random.Random(seed + s)) for s in range(1, rules.players))]
-    while not game.over:
-        if game.chance is not None:
-            order = list(game.chance)
-            rng.shuffle(order)
-            game.apply_shuffle(order)
-            continue
-        seat = game.to_move
-        assert seat is not None
+    for seat in turns(game, rng):
         legal = game.legal_actions()
         seen = view(game, seat)
         yield seen, legal

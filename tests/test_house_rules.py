@@ -15,6 +15,8 @@ from golfref.game.rules import RulesError, resolve_rules, rules_from_dict
 from golfref.game.scoring import adjust_hole, card_points, exact_scored, forfeit_score, hole_scores, score_grid
 from golfref.match.protocol import hello_rules
 
+from .games import turns
+
 
 def _score(grid: str, **overrides: Any) -> int:
     rules = resolve_rules("classic", overrides)
@@ -164,12 +166,7 @@ def _random_games(overrides: dict[str, Any], games: int = 20) -> list[tuple[Game
     seen = []
     for seed in range(games):
         game, rng = Game(rules), random.Random(seed)
-        while not game.over:
-            if game.chance is not None:
-                order = list(game.chance)
-                rng.shuffle(order)
-                game.apply_shuffle(order)
-                continue
+        for _ in turns(game, rng):
             legal = game.legal_actions()
             action = rng.choice(legal)
             seen.append((game.clone(), action, tuple(str(a) for a in legal)))

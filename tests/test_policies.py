@@ -28,6 +28,8 @@ from golfref.game.policies import (
 from golfref.game.rules import PRESETS, Rules, resolve_rules
 from golfref.game.view import SeatView, view
 
+from .games import turns
+
 # Small grids and few holes, so a match is quick and the powers come up often.
 RULE_SETS = {
     **{preset: resolve_rules(preset, {"layout": "2x2", "holes": 2, "turn_limit": 30}, 3) for preset in PRESETS},
@@ -49,16 +51,9 @@ class Choice:
 def play(rules: Rules, policies: Sequence[Policy], seed: int) -> tuple[Game, list[Choice]]:
     """A whole match, every seat played by its policy; shuffles from `seed`."""
     game = Game(rules)
-    shuffler = random.Random(seed)
     choices = []
-    while not game.over:
-        if game.chance is not None:
-            order = list(game.chance)
-            shuffler.shuffle(order)
-            game.apply_shuffle(order)
-            continue
-        seat = game.to_move
-        assert seat is not None and game.decision is not None
+    for seat in turns(game, random.Random(seed)):
+        assert game.decision is not None
         legal = game.legal_actions()
         seen = view(game, seat)
         action = policies[seat].choose(seen, legal)

@@ -6,7 +6,8 @@ from broken import play
 
 def choose(hello, request):
     if request["decision"] == "target":
-        raise NotImplementedError("no_target_bot: a broken bot by design: it has no code for card powers")  # what check-bot must catch
+        # What check-bot must catch: this bot is broken by design.
+        raise NotImplementedError("no_target_bot: a broken bot by design: it has no code for card powers")
     return request["legal"][0]
 
 
