@@ -14,6 +14,10 @@ the whole run, so golfref's holds the hole's decisions too (printed), which the 
 
 Both are started with PYTHONDONTWRITEBYTECODE removed from their environment: a user's golfref
 imports its cached bytecode, which a session that sets the variable would compile afresh.
+
+Where golfref's start goes: fresh processes of the interpreter alone, of a bare typer app shaped
+like `golfref run` (bench/typer_app.py: typer's floor, before golfref imports anything), and of
+the interpreter importing golfref's command line (typer's share included), each timed as above.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from .referee import BOT, compile_c_bot
 from .wholerun import SYSTEM_PYTHON
 
 BARE = Path(__file__).resolve().parent / "bare_start.py"
+TYPER_APP = Path(__file__).resolve().parent / "typer_app.py"
 RATIO_GOAL = 1.5
 SANDBOX_MS_PER_BOT = 5.0
 BOTS = 2
@@ -71,14 +76,14 @@ def _stamps(texts: list[str]) -> tuple[float, float]:
     return min(first for first, _ in pairs), max(last for _, last in pairs)
 
 
-def _timed(argv: list[str]) -> tuple[float, float, float, str]:
+def _timed(argv: list[str], cwd: Path | None = None) -> tuple[float, float, float, str]:
     """Run `argv` to its end: (monotonic launch, monotonic exit, CPU seconds of its whole tree, stdout).
 
     The CPU time is the program's and every process it waited for (its bots: wait4's rusage), which
     the machine's load moves much less than the wall clock.
     """
     launch = time.monotonic()
-    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), cwd=cwd)
     _, status, usage = os.wait4(child.pid, 0)  # its few lines of output fit in the pipes
     exited = time.monotonic()
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -174,7 +179,31 @@ def run(quick: bool = False) -> None:
                 if (label, sandbox) in runs:
                     _row(f"{label}, sandbox {'on' if sandbox else 'off'}", _Figures(runs[label, sandbox]), bare,
                          _Figures(runs[label, False]) if sandbox else None)  # fmt: skip
+        start_split(rounds, folder)
     print(f"  after: load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+SPLIT = {
+    "the interpreter alone (python -c pass)": ["-c", "pass"],
+    "a bare typer app shaped like `golfref run` (bench/typer_app.py)": [str(TYPER_APP), "run", "match.yaml", "-q"],
+    "importing golfref's command line, typer's share included": ["-c", "import golfref.cli.app"],
+}
+
+
+def start_split(rounds: int, folder: Path) -> dict[str, tuple[float, float]]:
+    """Print and return (wall ms, CPU ms) of a fresh process of each of SPLIT, medians of `rounds` interleaved."""
+    runs: dict[str, list[tuple[float, float, float]]] = {label: [] for label in SPLIT}
+    for _ in range(rounds):
+        for label, argv in SPLIT.items():
+            launch, exited, cpu, _ = _timed([sys.executable, *argv], cwd=folder)
+            runs[label].append((exited - launch, 0.0, cpu))
+    print("  where golfref's start goes, fresh processes (wall / CPU):")
+    split = {}
+    for label in SPLIT:
+        figures = _Figures(runs[label])
+        split[label] = (figures.start, figures.cpu)
+        print(f"    {label}: {figures.start:.0f} / {figures.cpu:.0f} ms")
+    return split
 
 
 class _Figures:

@@ -39,3 +39,17 @@ def test_a_run_and_the_bare_loop_each_give_a_start_a_shutdown_and_a_cpu_time(tmp
     for start, stop, cpu in (botstart.golfref_run(config), botstart.bare_run(spec)):
         assert start > 0 and stop > 0 and cpu > 0
     assert not list(bots.glob("*.json")) and sorted(p.name for p in bots.iterdir()) == [BOT.name]
+
+
+def test_the_start_split_times_each_fresh_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    split = botstart.start_split(1, tmp_path)
+    assert list(split) == list(botstart.SPLIT)
+    assert all(wall > 0 and cpu > 0 for wall, cpu in split.values())
+    printed = capsys.readouterr().out
+    assert all(label in printed for label in botstart.SPLIT)
+    assert not list(tmp_path.iterdir())  # the typer app does nothing, and nothing is left
+
+
+def test_the_typer_app_fails_as_typer_does_on_a_missing_argument() -> None:
+    done = subprocess.run([sys.executable, str(botstart.TYPER_APP), "run"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Missing argument" in done.stderr
