@@ -5,10 +5,25 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from collections.abc import Iterator
 
 import pytest
 
 from golfref.match.stopping import STOP_SIGNALS, Stop, StopState, stop_on_signals
+
+
+@pytest.fixture(autouse=True)
+def _stop_signals_at_their_defaults() -> Iterator[None]:
+    """Each test starts with the stop signals at Python's defaults, whatever this process
+    inherited (a suite started in the background ignores SIGINT, which stop_on_signals keeps)."""
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        for sig, old in before.items():
+            signal.signal(sig, old)
 
 
 def _send(signum: int) -> None:
