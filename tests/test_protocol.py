@@ -27,6 +27,7 @@ from golfref.game.engine import Game
 from golfref.game.rules import PRESETS, KnockPenalty, Rules, resolve_rules
 from golfref.game.view import events_for, view
 from golfref.match import protocol
+from tests.games import turns
 from tests.test_properties import rule_sets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -292,18 +293,10 @@ def played_game(preset: str, overrides: dict[str, Any], players: int) -> tuple[G
     rng = random.Random(5)
     names = [str(c) for c in game.cards]
     requests, hole_ends = [], []
-    rid = 0
     seen_holes = 0
-    while not game.over:
-        if game.chance is not None:
-            order = list(game.chance)
-            rng.shuffle(order)
-            game.apply_shuffle(order)
-            continue
-        seat = game.to_move
-        assert seat is not None and game.decision is not None
+    for rid, seat in enumerate(turns(game, rng), start=1):
+        assert game.decision is not None
         legal = game.legal_actions()
-        rid += 1
         requests.append(
             protocol.request(
                 rid,
