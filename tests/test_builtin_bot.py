@@ -11,11 +11,10 @@ import random
 
 import pytest
 
-from golfref.bots.scripted import seat_view_from_json
 from golfref.game.engine import Game
 from golfref.game.policies import POLICIES, make_policy
 from golfref.game.rules import PRESETS, resolve_rules
-from golfref.game.view import view
+from golfref.game.view import seat_view_from_json, view
 from golfref.match import protocol
 from golfref.tools.builtin_bot import main, parse_arguments, serve
 

@@ -421,7 +421,7 @@ def test_terminal_and_html_escape_bidi_controls_by_one_function() -> None:
 
 
 def test_the_config_name_pattern_refuses_every_bidi_control() -> None:
-    from golfref.config.match import load_schema
+    from golfref.config.schemas import load_schema
 
     pattern = load_schema("match-config.schema.json")["properties"]["players"]["items"]["properties"]["name"]["pattern"]
     tournament = load_schema("tournament.schema.json")["properties"]["players"]["items"]["properties"]["name"]

@@ -189,6 +189,6 @@ def test_what_it_does_not_understand_is_refused(schema: dict[str, Any], problem:
 
 
 def test_every_schema_golfref_ships_compiles_or_is_refused_by_name() -> None:
-    from golfref.config.match import load_schema
+    from golfref.config.schemas import load_schema
 
     compile_check(load_schema("log.schema.json"))

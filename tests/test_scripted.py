@@ -33,12 +33,11 @@ from golfref.bots.scripted import (
     Stderr,
     Think,
     VirtualClock,
-    seat_view_from_json,
 )
 from golfref.game.engine import Action, Game
 from golfref.game.policies import GreedyPolicy
 from golfref.game.rules import PRESETS, resolve_rules
-from golfref.game.view import view
+from golfref.game.view import seat_view_from_json, view
 
 HELLO = json.dumps({"type": "hello", "seat": 0})
 

@@ -37,10 +37,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..config.match import PlayerSpec
-from ..game.cards import Card, Rank, parse_card
-from ..game.engine import Action, Decision, Pile
+from ..game.engine import Action
 from ..game.policies import Policy
-from ..game.view import SeatView
+from ..game.view import seat_view_from_json
 from .environment import bot_environment
 from .framing import LINE_LIMIT, STDERR_LIMIT, UNASKED_LIMIT, CappedBytes, ReadResult, ReadStatus, short_repr
 from .launch import InProcessLauncher, StartFailed
@@ -67,7 +66,6 @@ __all__ = [
     "Step",
     "Think",
     "VirtualClock",
-    "seat_view_from_json",
 ]
 
 
@@ -302,35 +300,6 @@ class PolicyBrain:
             legal = [Action.parse(text) for text in message["legal"]]
             return (Answer(str(policy.choose(seat_view_from_json(message["view"]), legal))),)
         return (Answer(policy(message)),)
-
-
-def seat_view_from_json(data: Mapping[str, Any]) -> SeatView:
-    """The `SeatView` a request's ``view`` was written from (the inverse of `SeatView.to_json`)."""
-
-    def card(name: str | None) -> Card | None:
-        return None if name is None else parse_card(name)
-
-    target = data["first_target"]
-    return SeatView(
-        seat=data["seat"],
-        hole=data["hole"],
-        starter=data["starter"],
-        to_move=data["to_move"],
-        decision=None if data["decision"] is None else Decision(data["decision"]),
-        grids=tuple(tuple(card(c) for c in g) for g in data["grids"]),
-        face_up=tuple(tuple(f) for f in data["face_up"]),
-        discard=tuple(parse_card(c) for c in data["discard"]),
-        stock_size=data["stock_size"],
-        drawn=card(data["drawn"]),
-        drawn_from=None if data["drawn_from"] is None else Pile(data["drawn_from"]),
-        power=None if data["power"] is None else Rank(data["power"]),
-        first_target=None if target is None else (target[0], target[1]),
-        closer=data["closer"],
-        knocker=data["knocker"],
-        turns=tuple(data["turns"]),
-        totals=tuple(data["totals"]),
-        hole_scores=tuple(tuple(h) for h in data["hole_scores"]),
-    )
 
 
 # -- the bot -------------------------------------------------------------------------------

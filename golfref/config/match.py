@@ -8,7 +8,6 @@ against the rules (via `resolve_rules`), all before any bot is started.
 from __future__ import annotations
 
 import enum
-import json
 import math
 import os
 import re
@@ -18,7 +17,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +30,7 @@ from ..game.rules import Rules, RulesError, closest_name, did_you_mean, resolve_
 from ..kit.policy import PolicyError, describe, import_policy
 from .programs import find_program
 from .sandbox_spec import SandboxSpec, sandbox_spec, unsafe_path
+from .schemas import load_schema
 
 __all__ = [
     "ConfigError",
@@ -49,7 +48,6 @@ __all__ = [
     "parse_config",
     "template_problem",
     "PATH_PLACEHOLDERS",
-    "load_schema",
     "dotted",
     "Where",
     "CheckedDocument",
@@ -241,16 +239,6 @@ class MatchConfig:
     seed_in_source: bool = False
     """Whether the file `source` holds the seed: the match's own `seed:`, or the tournament seed that a
     tournament match's seed comes from. No bot may read such a file (`bots.sandbox.seed_file_problem`)."""
-
-
-@cache
-def load_schema(name: str) -> dict[str, Any]:
-    """Load one JSON Schema of the package golfref.schemas, when it is first needed."""
-    # Through the import system, not a path next to this file: in site-packages, the folder
-    # next to golfref/ holds other distributions (one may be called schemas).
-    text = resources.files("golfref.schemas").joinpath(name).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
 
 
 @cache

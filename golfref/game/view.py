@@ -9,10 +9,10 @@ seat's unseen cards, the stock order or the seed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .cards import Card, Rank
+from .cards import Card, Rank, parse_card
 from .engine import (
     Decision,
     DrawEvent,
@@ -31,7 +31,7 @@ from .engine import (
 from .fast import enum_value, new_tuple
 from .rules import Reveal
 
-__all__ = ["SeatView", "view", "events_for", "events_seen"]
+__all__ = ["SeatView", "view", "events_for", "events_seen", "seat_view_from_json"]
 
 
 class SeatView(NamedTuple):
@@ -238,3 +238,32 @@ def events_seen(game: Game, seats: Sequence[int], start: int = 0, finished: bool
 _PILE = -1  # the discard pile's key in the game's view memo; seats are 0 and up
 _STOCK = Pile.STOCK
 _DISCARD = Pile.DISCARD
+
+
+def seat_view_from_json(data: Mapping[str, Any]) -> SeatView:
+    """The `SeatView` a request's ``view`` was written from (the inverse of `SeatView.to_json`)."""
+
+    def card(name: str | None) -> Card | None:
+        return None if name is None else parse_card(name)
+
+    target = data["first_target"]
+    return SeatView(
+        seat=data["seat"],
+        hole=data["hole"],
+        starter=data["starter"],
+        to_move=data["to_move"],
+        decision=None if data["decision"] is None else Decision(data["decision"]),
+        grids=tuple(tuple(card(c) for c in g) for g in data["grids"]),
+        face_up=tuple(tuple(f) for f in data["face_up"]),
+        discard=tuple(parse_card(c) for c in data["discard"]),
+        stock_size=data["stock_size"],
+        drawn=card(data["drawn"]),
+        drawn_from=None if data["drawn_from"] is None else Pile(data["drawn_from"]),
+        power=None if data["power"] is None else Rank(data["power"]),
+        first_target=None if target is None else (target[0], target[1]),
+        closer=data["closer"],
+        knocker=data["knocker"],
+        turns=tuple(data["turns"]),
+        totals=tuple(data["totals"]),
+        hole_scores=tuple(tuple(h) for h in data["hole_scores"]),
+    )

@@ -18,7 +18,7 @@ import fastjsonschema
 import orjson
 
 from .. import PROTOCOL_VERSION
-from ..config.match import load_schema
+from ..config.schemas import load_schema
 from ..game.engine import HoleResult
 from ..game.rules import HOUSE_OPTIONS, KnockPenalty, Rules, rules_from_dict
 

@@ -38,7 +38,8 @@ from typing import Any
 
 import jsonschema
 
-from ..config.match import FaultPolicy, dotted, load_schema
+from ..config.match import FaultPolicy, dotted
+from ..config.schemas import load_schema
 from ..files import LOG_MAX_BYTES
 from ..game.cards import deck_set
 from ..game.engine import Action, Game, IllegalAction, placings

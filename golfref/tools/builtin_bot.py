@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .. import __version__
-from ..bots.scripted import seat_view_from_json
 from ..game.engine import Action
 from ..game.policies import POLICIES, Policy, make_policy, policy_settings
 from ..game.rules import RulesError
+from ..game.view import seat_view_from_json
 from ..match.protocol import rules_from_hello
 
 __all__ = ["parse_arguments", "serve", "main"]
