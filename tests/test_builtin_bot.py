@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -87,3 +89,13 @@ def test_the_program_answers_as_the_builtin_chooses(name: str) -> None:
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert answers[0] == {"type": "ready", "name": f"golfref-{name}", "version": answers[0]["version"]}
     assert answers[1:] == expected and expected
+
+
+@pytest.mark.process
+def test_the_program_starts_without_the_config_reader_or_the_process_layer() -> None:
+    """A built-in bot starts once per session and should start fast: it imports the game and the
+    protocol, not jsonschema, yaml, typer or golfref's process layer (the referee's, not a bot's)."""
+    heavy = ["jsonschema", "yaml", "typer", "golfref.config.match", "golfref.bots.bot_process"]
+    probe = f"import sys, golfref.tools.builtin_bot; print([m for m in {heavy!r} if m in sys.modules])"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
