@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -34,11 +32,11 @@ from golfref.game.cards import PLAIN_RANKS, PLAIN_SUITS, Rank, deck_set, parse_c
 from golfref.game.rules import HOUSE_OPTIONS, PRESETS, Rules, RulesError, resolve_rules
 from golfref.game.scoring import card_points, exact_scored, hole_scores, score_grid
 from golfref.match.protocol import hello_rules
+from tests.kitbuild import KIT_NAMES, kit_bot, usable
 
 pytestmark = pytest.mark.process
 
 ROOT = Path(__file__).resolve().parent.parent
-KITS = ROOT / "kits"
 ECHO = Path(__file__).resolve().parent / "kit_echo"
 SCHEMA = json.loads((ROOT / "schemas" / "protocol.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -47,41 +45,16 @@ RULE_SETS = 40
 LAYOUTS = ("2x3", "2x2", "3x3", "2x4", "1x1", "1x4", "3x2", "4x4")
 
 
-def _tool(name: str, kit: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} is not on PATH: the {kit} kit needs it")
-    return path
-
-
 @pytest.fixture(scope="module")
 def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where the echo bots are built: a temporary folder, never the repository."""
     return tmp_path_factory.mktemp("kit-echo")
 
 
-def echo_command(kit: str, build: Path) -> tuple[list[str], dict[str, str]]:
-    """The command and extra environment of `kit`'s echo bot, built into `build` where it needs building."""
-    if kit == "python":
-        folder = build / "python"
-        folder.mkdir(exist_ok=True)
-        shutil.copy(KITS / "python" / "golfbot.py", folder / "golfbot.py")
-        shutil.copy(ECHO / "echo.py", folder / "echo.py")
-        return [sys.executable, "-B", str(folder / "echo.py")], {}
-    if kit == "javascript":
-        return [_tool("node", kit), str(ECHO / "echo.js")], {"GOLFBOT_JS": str(KITS / "javascript" / "golfbot.js")}
-    out = build / f"{kit}-echo"
-    if kit == "c":
-        sources = [str(ECHO / "echo.c"), str(KITS / "c" / "golfbot.c"), str(KITS / "c" / "json.c")]
-        flags = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(KITS / "c")]
-        command = [_tool("cc", kit), *flags, "-o", str(out), *sources]
-    else:
-        source = build / "echo.rs"
-        source.write_text((ECHO / "echo.rs").read_text(encoding="utf-8").replace("@KIT@", str(KITS / "rust" / "src")))
-        command = [_tool("rustc", kit), "--edition", "2021", "-D", "warnings", "-o", str(out), str(source)]
-    done = subprocess.run(command, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return [str(out)], {}
+def echo_command(kit: str, build: Path) -> list[str]:
+    """The command of `kit`'s echo bot (tests/kit_echo/echo.*, written as the kit's example), built in `build`."""
+    (source,) = ECHO.glob(f"echo{Path(usable(kit).example).suffix}")
+    return kit_bot(kit, build / kit, source.read_text(encoding="utf-8"))
 
 
 def _value(rng: random.Random, neutral: object, on: object, low: int = -30, high: int = 30) -> object:
@@ -232,13 +205,13 @@ def cases() -> tuple[Case, ...]:
     return tuple(out)
 
 
-@pytest.mark.parametrize("kit", ["python", "javascript", "c", "rust"])
+@pytest.mark.parametrize("kit", KIT_NAMES)
 def test_a_kit_reads_every_rules_field_and_scores_as_golfref(kit: str, build_dir: Path) -> None:
-    argv, env = echo_command(kit, build_dir)
+    argv = echo_command(kit, build_dir)
     for n, case in enumerate(cases()):
         done = subprocess.run(
             argv, input="".join(json.dumps(m) + "\n" for m in case.lines), capture_output=True, text=True,
-            env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", **env}, timeout=60,
+            env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}, timeout=60,
         )  # fmt: skip
         assert done.returncode == 0 and done.stderr == "", (n, done.stderr)
         answers = [json.loads(line) for line in done.stdout.splitlines()][1:]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,17 +26,16 @@ from golfref.match.protocol import hello_rules
 from golfref.match.referee import run_match
 from golfref.record.faults import SeatStatus
 from golfref.tools.botcheck import HOUSE_CHECKED, BotCommand, Outcome, check_bot
+from tests.kitbuild import KIT_NAMES, kit_bot
 
 pytestmark = pytest.mark.process
 
 ROOT = Path(__file__).resolve().parent.parent
-KITS = ROOT / "kits"
 SAMPLES = ROOT / "sample_matches" / "bots"
 SCHEMA = json.loads((ROOT / "schemas" / "protocol.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
 GENEROUS = 30_000  # ms: a loaded CI box must never time a bot out here
 
-KIT_NAMES = ("python", "javascript", "c", "rust")
 
 # name: (rules, seats of the kit, seats of sample bots); 1 or 2 holes, so that a hole's
 # end and the match's end are both reached.
@@ -74,13 +72,6 @@ EXPECTED = {
 }
 
 
-def _tool(name: str, kit: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        pytest.skip(f"{name} is not on PATH: the {kit} kit needs it")
-    return path
-
-
 @pytest.fixture(scope="module")
 def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Where compiled kits go: a temporary folder, never the repository."""
@@ -91,34 +82,10 @@ _BUILT: dict[str, list[str]] = {}
 
 
 def kit_command(kit: str, build: Path) -> list[str]:
-    """The command that runs `kit`'s starter bot, compiled into `build` first if it needs it."""
-    if kit in _BUILT:
-        return _BUILT[kit]
-    folder = KITS / kit
-    if kit == "python":
-        # -B: no __pycache__ written into the repository's kit.
-        argv = [sys.executable, "-B", str(folder / "bot.py")]
-    elif kit == "javascript":
-        argv = [_tool("node", kit), str(folder / "bot.js")]
-    elif kit == "c":
-        out = build / "c-bot"
-        sources = [str(folder / name) for name in ("bot.c", "golfbot.c", "json.c")]
-        compiler = _tool("cc", kit)
-        flags = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror"]
-        done = subprocess.run([compiler, *flags, "-o", str(out), *sources], capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        argv = [str(out)]
-    else:
-        out = build / "rust-bot"
-        rustc = _tool("rustc", kit)
-        done = subprocess.run(
-            [rustc, "--edition", "2021", "-D", "warnings", "-o", str(out), str(folder / "src" / "main.rs")],
-            capture_output=True, text=True,
-        )
-        assert done.returncode == 0, done.stderr
-        argv = [str(out)]
-    _BUILT[kit] = argv
-    return argv
+    """The command that runs `kit`'s starter bot, built into a folder of `build` first (once per module)."""
+    if kit not in _BUILT:
+        _BUILT[kit] = kit_bot(kit, build / kit)
+    return _BUILT[kit]
 
 
 def _config(tmp_path: Path, rules: dict[str, Any], players: list[dict[str, Any]]) -> Any:
@@ -155,28 +122,25 @@ def test_kit_plays_a_whole_match_without_a_fault(kit: str, match: str, build_dir
 
 
 # A bot on each kit whose choose fails as argv[1] says: `raise` (throw, panic; NULL in C)
-# or `illegal` (answer "not-an-action"). Written where the kit's library can be found.
+# or `illegal` (answer "not-an-action"), written in place of the kit's example bot.
 _BUGGY = {
     "python": (
-        "bot.py",
         "import sys\n"
         "import golfbot\n"
         "def choose(view, legal):\n"
         "    if sys.argv[1] == 'raise':\n"
         "        raise RuntimeError('boom in choose')\n"
         "    return 'not-an-action'\n"
-        "golfbot.play(choose, name='buggy')\n",
+        "golfbot.play(choose, name='buggy')\n"
     ),
     "javascript": (
-        "bot.js",
-        "const golfbot = require(process.env.GOLFBOT_JS);\n"
+        "const golfbot = require(\"./golfbot\");\n"
         "golfbot.play((view, legal) => {\n"
         "  if (process.argv[2] === 'raise') throw new Error('boom in choose');\n"
         "  return 'not-an-action';\n"
-        "}, { name: 'buggy' });\n",
+        "}, { name: 'buggy' });\n"
     ),
     "c": (
-        "bot.c",
         "#include <string.h>\n"
         '#include "golfbot.h"\n'
         "static const char *mode = \"\";\n"
@@ -184,19 +148,18 @@ _BUGGY = {
         "    (void)view; (void)legal; (void)n;\n"
         '    return strcmp(mode, "raise") == 0 ? NULL : "not-an-action";\n'
         "}\n"
-        "int main(int argc, char **argv) { if (argc > 1) mode = argv[1]; return golf_play(\"buggy\", \"1\"); }\n",
+        "int main(int argc, char **argv) { if (argc > 1) mode = argv[1]; return golf_play(\"buggy\", \"1\"); }\n"
     ),
     "rust": (
-        "main.rs",
-        "#[path = \"@KIT@/golfbot.rs\"] mod golfbot;\n"
-        "#[path = \"@KIT@/json.rs\"] mod json;\n"
+        "mod golfbot;\n"
+        "mod json;\n"
         "fn main() {\n"
         "    let mode = std::env::args().nth(1).unwrap_or_default();\n"
         "    golfbot::play(\"buggy\", \"1\", |_view, _legal| {\n"
         "        if mode == \"raise\" { panic!(\"boom in choose\") }\n"
         "        \"not-an-action\".to_string()\n"
         "    });\n"
-        "}\n",
+        "}\n"
     ),
 }
 # What each kit's failure leaves on stderr, and the exit status it ends with.
@@ -208,28 +171,12 @@ _FAILURE = {
 }
 
 
-def buggy_command(kit: str, folder: Path) -> tuple[list[str], dict[str, str]]:
-    """The command and extra environment of `kit`'s buggy bot, built in `folder`."""
-    name, source = _BUGGY[kit]
-    path = folder / name
-    path.write_text(source.replace("@KIT@", str(KITS / "rust" / "src")), encoding="utf-8")
-    if kit == "python":
-        shutil.copy(KITS / "python" / "golfbot.py", folder / "golfbot.py")
-        return [sys.executable, "-B", str(path)], {}
-    if kit == "javascript":
-        return [_tool("node", kit), str(path)], {"GOLFBOT_JS": str(KITS / "javascript" / "golfbot.js")}
-    out = folder / "buggy"
-    if kit == "c":
-        sources = [str(path), str(KITS / "c" / "golfbot.c"), str(KITS / "c" / "json.c")]
-        build = [_tool("cc", kit), "-std=c11", "-O2", "-I", str(KITS / "c"), "-o", str(out), *sources]
-    else:
-        build = [_tool("rustc", kit), "--edition", "2021", "-o", str(out), str(path)]
-    done = subprocess.run(build, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return [str(out)], {}
+def buggy_command(kit: str, folder: Path) -> list[str]:
+    """The command of `kit`'s buggy bot, built in `folder`."""
+    return kit_bot(kit, folder / "buggy", _BUGGY[kit])
 
 
-def _play_lines(argv: list[str], env: dict[str, str], mode: str) -> subprocess.CompletedProcess[str]:
+def _play_lines(argv: list[str], mode: str) -> subprocess.CompletedProcess[str]:
     lines = [
         {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": 0, "players": ["a", "b"], "rules": _HELLO_RULES,
          "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 1}},
@@ -241,15 +188,15 @@ def _play_lines(argv: list[str], env: dict[str, str], mode: str) -> subprocess.C
         VALIDATOR.validate(message)  # the test sends what the protocol says
     return subprocess.run(
         [*argv, mode], input="".join(json.dumps(m) + "\n" for m in lines), capture_output=True, text=True,
-        env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", **env}, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}, timeout=60,
     )  # fmt: skip
 
 
 @pytest.mark.parametrize("kit", KIT_NAMES)
 def test_a_kit_bot_whose_choose_fails_ends_with_its_error_on_stderr(kit: str, tmp_path: Path) -> None:
     # No safety net: the bug ends the bot (the referee records `exited`), and stderr says where.
-    argv, env = buggy_command(kit, tmp_path)
-    done = _play_lines(argv, env, "raise")
+    argv = buggy_command(kit, tmp_path)
+    done = _play_lines(argv, "raise")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["type"] for a in answers] == ["ready"], done.stdout
     texts, status = _FAILURE[kit]
@@ -261,8 +208,8 @@ def test_a_kit_bot_whose_choose_fails_ends_with_its_error_on_stderr(kit: str, tm
 @pytest.mark.parametrize("kit", KIT_NAMES)
 def test_a_kit_sends_an_illegal_choice_as_it_is(kit: str, tmp_path: Path) -> None:
     # Not replaced by a legal one: the referee's illegal_action fault names the legal choices.
-    argv, env = buggy_command(kit, tmp_path)
-    done = _play_lines(argv, env, "illegal")
+    argv = buggy_command(kit, tmp_path)
+    done = _play_lines(argv, "illegal")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [(a["type"], a.get("id"), a.get("action")) for a in answers] == [
         ("ready", None, None), ("answer", 1, "not-an-action"), ("answer", 2, "not-an-action")
@@ -272,9 +219,9 @@ def test_a_kit_sends_an_illegal_choice_as_it_is(kit: str, tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("kit", KIT_NAMES)
 def test_check_bot_fails_a_kit_bot_whose_choose_fails_and_shows_its_error(kit: str, tmp_path: Path) -> None:
-    argv, env = buggy_command(kit, tmp_path)
+    argv = buggy_command(kit, tmp_path)
     tc = TimeControl(startup_ms=GENEROUS, move_ms=GENEROUS)
-    report = check_bot(BotCommand((*argv, "raise"), env=env), ("standard",), ("2x3",), time_control=tc)
+    report = check_bot(BotCommand((*argv, "raise")), ("standard",), ("2x3",), time_control=tc)
     assert not report.passed
     (failure,) = [r for r in report.results if r.outcome is Outcome.FAIL]
     assert failure.message.startswith("exited: the bot exited (code ")

@@ -2,7 +2,7 @@
 // (tests/test_kit_rules.py): hello.rules as view.rules holds it, and cardPoints of every card.
 "use strict";
 
-const golfbot = require(process.env.GOLFBOT_JS);
+const golfbot = require("./golfbot");
 
 const UNSEEN = 1000; // no card is worth this: the test tells an unseen card by it
 

@@ -1,0 +1,195 @@
+"""The starter kits: one entry per language, what it needs installed, how its bot is built and run.
+
+The kits' files are the folder kits/ of the repository, shipped in the wheel as the package
+data golfref.kits (pyproject.toml maps it as it maps schemas/). Each kit is a folder: a small
+library that does the protocol and an example bot (`Kit.example`) built on it. A bot of a kit
+is that folder's files with the example rewritten; `build` runs the kit's build command in
+such a folder, and `Kit.run` is the command that plays the bot from it. `golfref init` writes
+a bot project from a kit (golfref.tools.init), and the tests build the kits, their echo bots
+and their broken bots through this one table.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+
+__all__ = ["KITS", "Kit", "KitError", "Tool", "build", "copy_kit", "kit", "kit_files"]
+
+BUILD_TIMEOUT = 600
+"""Seconds a kit's build may take (a cold Rust or Java build on a slow machine takes well under this)."""
+
+
+class KitError(Exception):
+    """A kit cannot be used here (a tool is missing) or its build failed: one line, or the build's output after it."""
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A program a kit needs on PATH, and where a Debian or Ubuntu machine gets it."""
+
+    program: str
+    debian: str
+    """The Debian package that installs it."""
+
+    def missing(self) -> bool:
+        """Whether `program` is absent from PATH."""
+        return shutil.which(self.program) is None
+
+
+@dataclass(frozen=True)
+class Kit:
+    """One language's starter kit: its folder in golfref.kits, tools, example bot, build and run commands."""
+
+    name: str
+    """What `golfref init --lang` takes: python, javascript, c, rust, java, go, cpp."""
+    title: str
+    folder: str
+    """Its folder among the kits."""
+    needs: tuple[Tool, ...]
+    example: str
+    """The example bot's file, relative to the kit's folder: the file a bot author rewrites."""
+    run: tuple[str, ...]
+    """The command that plays the bot, run in its folder (a config's `command:`)."""
+    build_argv: tuple[str, ...] = ()
+    """The build command, run in the bot's folder; empty where the bot runs from its source."""
+    outputs: tuple[str, ...] = ()
+    """What the build writes into the folder (files or folders), which is not the kit's source."""
+    strict: tuple[str, ...] = ()
+    """Flags the tests add after the compiler's name: every warning is an error there."""
+    env: Mapping[str, str] | None = None
+    """Variables the build needs beyond the caller's (Go's caches, where HOME has none)."""
+
+    @property
+    def compiled(self) -> bool:
+        """Whether the bot must be built before it runs."""
+        return bool(self.build_argv)
+
+    def missing(self) -> list[Tool]:
+        """The tools this kit needs that are not on PATH."""
+        return [tool for tool in self.needs if tool.missing()]
+
+    def needs_text(self) -> str:
+        """What the kit needs installed, in words: `javac and java (Debian: openjdk-17-jdk-headless)`."""
+        programs = " and ".join(tool.program for tool in self.needs)
+        packages = ", ".join(dict.fromkeys(tool.debian for tool in self.needs))
+        return f"{programs} (Debian: {packages})"
+
+    def command_text(self) -> str:
+        """`run` as a config's `command:` string."""
+        return " ".join(self.run)
+
+    def build_text(self) -> str:
+        """`build_argv` as a shell command, or an empty string where the kit needs no build."""
+        return " ".join(self.build_argv)
+
+
+_PYTHON = Tool("python3", "python3")
+_CC = Tool("cc", "gcc")
+
+KITS: tuple[Kit, ...] = (
+    Kit("python", "Python 3.11+", "python", (_PYTHON,), "bot.py", ("python3", "bot.py")),
+    Kit("javascript", "JavaScript (Node.js)", "javascript", (Tool("node", "nodejs"),), "bot.js", ("node", "bot.js")),
+    Kit(
+        "c", "C (C11)", "c", (_CC,), "bot.c", ("./bot",),
+        build_argv=("cc", "-std=c11", "-O2", "-o", "bot", "bot.c", "golfbot.c", "json.c"),
+        outputs=("bot",), strict=("-Wall", "-Wextra", "-Werror"),
+    ),
+    Kit(
+        "rust", "Rust", "rust", (Tool("rustc", "rustc"),), "src/main.rs", ("./bot",),
+        build_argv=("rustc", "--edition", "2021", "-O", "-o", "bot", "src/main.rs"),
+        outputs=("bot",), strict=("-D", "warnings"),
+    ),
+)  # fmt: skip
+"""Every kit, in the order `golfref init --list` shows them."""
+
+
+def kit(name: str) -> Kit:
+    """The kit called `name`; KitError naming the kits there are where none is."""
+    for candidate in KITS:
+        if candidate.name == name:
+            return candidate
+    raise KitError(f"no kit for {name!r}: the kits are {', '.join(k.name for k in KITS)}")
+
+
+def _root() -> Traversable:
+    return resources.files("golfref.kits")
+
+
+def kit_files(which: Kit) -> Iterator[tuple[str, Traversable]]:
+    """Each file of the kit's folder as (its path relative to the folder, the file), sorted; no caches."""
+
+    def walk(folder: Traversable, prefix: str) -> Iterator[tuple[str, Traversable]]:
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name == "__pycache__" or entry.name.endswith((".pyc", ".pyo")):
+                continue
+            if entry.is_dir():
+                yield from walk(entry, f"{prefix}{entry.name}/")
+            else:
+                yield f"{prefix}{entry.name}", entry
+
+    return walk(_root().joinpath(which.folder), "")
+
+
+def copy_kit(which: Kit, folder: Path, *, example: bool = True) -> list[Path]:
+    """Write the kit's files into `folder` (made if need be), the example bot too unless `example` is
+    false (a caller that writes a bot of its own in its place); returns the files written."""
+    written = []
+    for relative, source in kit_files(which):
+        if relative == which.example and not example:
+            continue
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(source.read_bytes())
+        if relative == which.example and which.run[0] == f"./{Path(relative).name}":
+            target.chmod(0o755)  # a script run by its #! line
+        written.append(target)
+    return written
+
+
+def build(which: Kit, folder: Path, *, strict: bool = False, timeout: float = BUILD_TIMEOUT) -> None:
+    """Build the bot in `folder` with the kit's build command (nothing for a kit that needs none);
+    KitError with the compiler's output where a tool is missing or the build fails.
+
+    `strict` adds the kit's `strict` flags (every warning an error), as the tests build."""
+    if not which.compiled:
+        return
+    absent = which.missing()
+    if absent:
+        raise KitError(f"the {which.title} kit needs {which.needs_text()}: {absent[0].program} is not installed")
+    argv = list(which.build_argv)
+    if strict:
+        argv[1:1] = which.strict
+    env = {**os.environ, **(which.env or {})}
+    try:
+        done = subprocess.run(
+            argv, cwd=folder, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired as e:
+        raise KitError(f"{' '.join(argv)} did not finish within {timeout:g} s in {folder}") from e
+    except OSError as e:
+        raise KitError(f"{' '.join(argv)} cannot be run in {folder}: {e.strerror or e}") from e
+    if done.returncode != 0:
+        said = (done.stderr + done.stdout).strip()
+        raise KitError(f"{' '.join(argv)} failed in {folder} (exit {done.returncode}):\n{said}")
+
+
+def run_argv(which: Kit, folder: Path) -> list[str]:
+    """The kit's run command with the bot's own files named by absolute paths in `folder` (for a
+    caller whose working directory is elsewhere, as the tests' are)."""
+    out = []
+    for word in which.run:
+        local = folder / word
+        out.append(str(local) if word.startswith("./") or local.exists() else word)
+    return out
+
+
+def tool_paths(which: Kit) -> Sequence[str]:
+    """Where each tool the kit needs is, or what is missing, one line each (for `golfref init --list`)."""
+    return [shutil.which(tool.program) or f"{tool.program}: not installed ({tool.debian})" for tool in which.needs]
