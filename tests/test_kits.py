@@ -52,8 +52,16 @@ MATCHES: dict[str, tuple[dict[str, Any], int, int]] = {
         2,
     ),
     "3x3-lines-powers-may-flip": (
-        {"preset": "standard", "layout": "3x3", "card_powers": True, "flip_after_throw": "may",
-         "jokers": "on", "twos": 2, "court_values": "11/12", "holes": 1},
+        {
+            "preset": "standard",
+            "layout": "3x3",
+            "card_powers": True,
+            "flip_after_throw": "may",
+            "jokers": "on",
+            "twos": 2,
+            "court_values": "11/12",
+            "holes": 1,
+        },
         2,
         1,
     ),
@@ -134,7 +142,7 @@ _BUGGY = {
         "golfbot.play(choose, name='buggy')\n"
     ),
     "javascript": (
-        "const golfbot = require(\"./golfbot\");\n"
+        'const golfbot = require("./golfbot");\n'
         "golfbot.play((view, legal) => {\n"
         "  if (process.argv[2] === 'raise') throw new Error('boom in choose');\n"
         "  return 'not-an-action';\n"
@@ -143,21 +151,21 @@ _BUGGY = {
     "c": (
         "#include <string.h>\n"
         '#include "golfbot.h"\n'
-        "static const char *mode = \"\";\n"
+        'static const char *mode = "";\n'
         "const char *golf_choose(const golf_view *view, const char *const *legal, size_t n) {\n"
         "    (void)view; (void)legal; (void)n;\n"
         '    return strcmp(mode, "raise") == 0 ? NULL : "not-an-action";\n'
         "}\n"
-        "int main(int argc, char **argv) { if (argc > 1) mode = argv[1]; return golf_play(\"buggy\", \"1\"); }\n"
+        'int main(int argc, char **argv) { if (argc > 1) mode = argv[1]; return golf_play("buggy", "1"); }\n'
     ),
     "rust": (
         "mod golfbot;\n"
         "mod json;\n"
         "fn main() {\n"
         "    let mode = std::env::args().nth(1).unwrap_or_default();\n"
-        "    golfbot::play(\"buggy\", \"1\", |_view, _legal| {\n"
-        "        if mode == \"raise\" { panic!(\"boom in choose\") }\n"
-        "        \"not-an-action\".to_string()\n"
+        '    golfbot::play("buggy", "1", |_view, _legal| {\n'
+        '        if mode == "raise" { panic!("boom in choose") }\n'
+        '        "not-an-action".to_string()\n'
         "    });\n"
         "}\n"
     ),
@@ -240,14 +248,34 @@ _HELLO_RULES = hello_rules(
 
 def _request(rid: int, decision: str, legal: list[str]) -> dict[str, Any]:
     view = {
-        "seat": 0, "hole": 0, "starter": 0, "to_move": 0, "decision": decision, "grids": [[None], [None]],
-        "face_up": [[False], [False]], "discard": ["5H"], "stock_size": 40,
-        "drawn": "9C" if decision == "place" else None, "drawn_from": "stock" if decision == "place" else None,
-        "power": None, "first_target": None, "closer": None, "knocker": None, "turns": [0, 0], "totals": [0, 0],
+        "seat": 0,
+        "hole": 0,
+        "starter": 0,
+        "to_move": 0,
+        "decision": decision,
+        "grids": [[None], [None]],
+        "face_up": [[False], [False]],
+        "discard": ["5H"],
+        "stock_size": 40,
+        "drawn": "9C" if decision == "place" else None,
+        "drawn_from": "stock" if decision == "place" else None,
+        "power": None,
+        "first_target": None,
+        "closer": None,
+        "knocker": None,
+        "turns": [0, 0],
+        "totals": [0, 0],
         "hole_scores": [],
     }
-    return {"type": "request", "id": rid, "decision": decision, "view": view, "events": [], "legal": legal,
-            "time_ms": 1000}
+    return {
+        "type": "request",
+        "id": rid,
+        "decision": decision,
+        "view": view,
+        "events": [],
+        "legal": legal,
+        "time_ms": 1000,
+    }
 
 
 @pytest.mark.parametrize("copy", ["kits/python/golfbot.py", "sample_matches/bots/golfbot.py"])
@@ -306,3 +334,26 @@ _V2_FIELDS = {
     *("reveal_choice", "flip_after_throw", "swap_face", "knocking", "knock_penalty", "knock_double", "lines"),
     *("cancel", "pair_scope", "block_bonus", "card_powers", "holes", "turn_limit"),
 }
+
+
+def _seat0_actions(argv: list[str], match: str, tmp_path: Path) -> list[tuple[int, str]]:
+    rules, _, _ = MATCHES[match]
+    tmp_path.mkdir()
+    players = [
+        {"name": "kit", "command": argv},
+        {"name": "greedy", "command": [sys.executable, str(SAMPLES / "greedy_bot.py")]},
+    ]
+    result = run_match(_config(tmp_path, rules, players), seed=1234)
+    assert result.faults == ()
+    return [
+        (s["request"], s["action"]) for h in result.log["holes"] for s in h["steps"] if s.get("seat") == 0 and "by" in s
+    ]
+
+
+@pytest.mark.parametrize("match", ["standard", "classic", "4x4-2-decks-jokers-powers", "house-options"])
+@pytest.mark.parametrize("kit", [name for name in KIT_NAMES if name != "python"])
+def test_every_kits_example_plays_as_the_python_kits(kit: str, match: str, build_dir: Path, tmp_path: Path) -> None:
+    # One heuristic, written in each language (docs/WRITING_A_BOT.md, section 3): the same deal, the same choices.
+    # So each example is as strong as the Python one, which the tests of `golfref init` gate against random.
+    ours = _seat0_actions(kit_command(kit, build_dir), match, tmp_path / "kit")
+    assert ours == _seat0_actions(kit_command("python", build_dir), match, tmp_path / "python")
