@@ -67,7 +67,7 @@ tournament-demo: $(STAMP) samples
 # rebuilds the whole copy, so it never runs stale code. Without a C compiler or the Python
 # headers it says why in one line, builds nothing, and the tests of the compiled build skip.
 COMPILED := build/compiled
-PACKAGE_FILES := $(shell find golfref schemas -type f ! -path '*/__pycache__/*' ! -name '*.py[co]' 2>/dev/null)
+PACKAGE_FILES := $(shell find golfref schemas kits sample_matches -type f ! -path '*/__pycache__/*' ! -name '*.py[co]' 2>/dev/null)
 MYPYC = $(BIN)/python -c 'import setup, sys; $(1)'
 
 $(COMPILED)/.built: $(STAMP) pyproject.toml setup.py $(PACKAGE_FILES)
@@ -80,7 +80,9 @@ $(COMPILED)/.built: $(STAMP) pyproject.toml setup.py $(PACKAGE_FILES)
 	$(PIP) install --quiet $$($(call MYPYC,print(*setup.mypyc_settings()["requires"]))) || exit 1; \
 	$(BIN)/python -c 'import shutil; skip = shutil.ignore_patterns("__pycache__", "*.py[co]", "*.so"); \
 	  shutil.copytree("golfref", "$(COMPILED)/golfref", ignore=skip); \
-	  shutil.copytree("schemas", "$(COMPILED)/golfref/schemas", ignore=skip)' || exit 1; \
+	  shutil.copytree("schemas", "$(COMPILED)/golfref/schemas", ignore=skip); \
+	  shutil.copytree("kits", "$(COMPILED)/golfref/kits", ignore=skip); \
+	  shutil.copytree("sample_matches", "$(COMPILED)/golfref/samples", ignore=skip)' || exit 1; \
 	modules=$$($(call MYPYC,print(*setup.mypyc_settings()["modules"]))) || exit 1; \
 	echo "make compiled: mypyc $$modules (into $(COMPILED))"; \
 	cd $(COMPILED) && $(abspath $(BIN))/mypyc --config-file $(abspath pyproject.toml) $$modules > mypyc.log 2>&1 \

@@ -63,6 +63,8 @@ COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = (
     ("check-bot", bot_commands.check_bot),
     ("replay-bot", bot_commands.replay_bot),
     ("export-bot", bot_commands.export_bot),
+    ("init", bot_commands.init),
+    ("examples", bot_commands.examples),
     ("tournament", tournament_commands.tournament),
     ("standings", tournament_commands.standings),
 )

@@ -208,8 +208,13 @@ def replay_bot(
     seat: Annotated[int, typer.Option("--seat", metavar="S", min=0, help="The seat whose messages the bot is sent.")],
     stop_at: Annotated[
         int | None,
-        typer.Option("--stop-at", metavar="REQUEST", min=1, help="Stop before this request: show the bot's pid, "
-                     "wait for Enter (on a terminal), send it, wait for the answer without a limit."),
+        typer.Option(
+            "--stop-at",
+            metavar="REQUEST",
+            min=1,
+            help="Stop before this request: show the bot's pid, "
+            "wait for Enter (on a terminal), send it, wait for the answer without a limit.",
+        ),
     ] = None,
     timeout: Annotated[
         float, typer.Option("--timeout", metavar="SECONDS", min=0.1, help="Longest wait for each answer.")
@@ -279,8 +284,13 @@ def _answered(stop_at: int | None) -> Callable[[Any, Any], None]:
 
 
 def export_bot(
-    target: Annotated[str, typer.Argument(metavar="MODULE:OBJECT", help="The policy: an object with "
-                                          "choose(view, legal), or such a function, importable from here.")],
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="MODULE:OBJECT",
+            help="The policy: an object with choose(view, legal), or such a function, importable from here.",
+        ),
+    ],
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="The bot folder to write (new, or empty).")],
     name: Annotated[
         str | None, typer.Option("--name", metavar="NAME", help="The name in the bot's ready (default: OBJECT).")
@@ -308,3 +318,72 @@ def export_bot(
         out(f"note: the policy imports {', '.join(bot.needs)}, which the bot's python3 must have (docs/SANDBOX.md)")
     out(f"check it: golfref check-bot -- python3 {bot.folder / bot.command[1]}")
     out(f"a player: {{name: {bot.name}, command: {' '.join(bot.command)}, cwd: {bot.folder}}}")
+
+
+def init(
+    folder: Annotated[
+        Path | None,
+        typer.Argument(metavar="DIR", help="The project folder to write (new, or empty).", show_default=False),
+    ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", "-l", metavar="LANG", help="The bot's language: a kit of --list."),
+    ] = None,
+    against: Annotated[
+        str, typer.Option("--against", metavar="BUILTIN", help="The built-in player of match.yaml and the tournament.")
+    ] = "greedy",
+    list_kits: Annotated[
+        bool, typer.Option("--list", help="List the languages, what each needs installed, and whether it is.")
+    ] = False,
+) -> None:
+    """Write a ready bot project in DIR from a starter kit: the bot (built), a match, a gated tournament, CI.
+
+    DIR/bot is the kit's library and example bot, which plays legally and beats `random`;
+    match.yaml plays it against a built-in, tournament.yaml over duplicate deals with a
+    gate against `random`, ci.sh and .github/workflows/golfref.yml run the check and the
+    gate in CI. DIR/README.md says what to run and what to edit. See docs/WRITING_A_BOT.md.
+    """
+    from ..tools.kits import KITS, KitError, kit
+    from ..tools.project import ProjectError, init_project
+
+    if list_kits:
+        for which in KITS:
+            absent = which.missing()
+            state = "ready" if not absent else f"missing {', '.join(t.program for t in absent)}"
+            out(f"{which.name:<11} {which.title:<22} needs {which.needs_text()}: {state}")
+        return
+    if folder is None or lang is None:
+        fail("init: give DIR and --lang LANG (golfref init --list names the languages)")
+    try:
+        which = kit(lang)
+    except KitError as e:
+        fail(f"init: --lang {sanitize(str(e))}")
+    try:
+        project = init_project(folder, which, against)
+    except KitError as e:
+        first, _, said = str(e).partition("\n")
+        if said:
+            err(sanitize(said))  # the compiler's own words, above the one error line
+        fail(f"init: {sanitize(first)}; the project's files are in {folder}: fix the build there and run it again")
+    except ProjectError as e:
+        fail(f"init: {sanitize(str(e))}")
+    what = f"a {project.kit.title} bot project ({len(project.files)} files)"
+    out(f"{folder}: {what}; its bot is the player {project.player}")
+    out(f"next: cd {folder} && golfref run match.yaml   (README.md there says more)")
+
+
+def examples(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="The folder to write (new, or empty).")],
+) -> None:
+    """Write the sample configs, bots and logs that the commands in golfref's docs use into DIR.
+
+    Run those commands from DIR: `golfref run quickstart.yaml`, `golfref replay
+    logs/standard_2p.json`, and so on.
+    """
+    from ..tools.project import ProjectError, write_examples
+
+    try:
+        written = write_examples(folder)
+    except ProjectError as e:
+        fail(f"examples: {sanitize(str(e))}")
+    out(f"{folder}: {len(written)} files; run the docs' commands from there (cd {folder})")

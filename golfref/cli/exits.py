@@ -77,8 +77,7 @@ TABLE: tuple[Row, ...] = (
     Row(
         "play",
         EXIT_INTERRUPTED,
-        "stopped by Ctrl-C or the end of input (143 SIGTERM, 129 SIGHUP): the bot stopped, "
-        "the incomplete log kept",
+        "stopped by Ctrl-C or the end of input (143 SIGTERM, 129 SIGHUP): the bot stopped, the incomplete log kept",
     ),
     Row("check-config", EXIT_OK, "the config is good: a match or tournament would start with it"),
     Row(
@@ -187,6 +186,15 @@ TABLE: tuple[Row, ...] = (
         "bad usage: a policy that cannot be imported or has no choose, a folder that is there and not empty, "
         "a policy that imports golfref beyond the kit (nothing is left written)",
     ),
+    Row("init", EXIT_OK, "the bot project was written and its bot built (with --list: the kits were listed)"),
+    Row(
+        "init",
+        EXIT_USAGE,
+        "bad usage: an unknown language or built-in, a folder that is there and not empty, a tool the kit needs "
+        "that is not installed (nothing is written), or a build that failed (the files are kept, to fix and build)",
+    ),
+    Row("examples", EXIT_OK, "the examples were written"),
+    Row("examples", EXIT_USAGE, "a folder that is there and not empty, or cannot be written (nothing is left written)"),
     Row("keygen", EXIT_OK, "the key pair was written"),
     Row(
         "keygen",

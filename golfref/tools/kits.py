@@ -20,7 +20,7 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-__all__ = ["KITS", "Kit", "KitError", "Tool", "build", "copy_kit", "kit", "kit_files"]
+__all__ = ["KITS", "Kit", "KitError", "Tool", "build", "copy_kit", "kit", "kit_files", "package_tree", "run_argv"]
 
 BUILD_TIMEOUT = 600
 """Seconds a kit's build may take (a cold Rust or Java build on a slow machine takes well under this)."""
@@ -115,26 +115,24 @@ def kit(name: str) -> Kit:
     for candidate in KITS:
         if candidate.name == name:
             return candidate
-    raise KitError(f"no kit for {name!r}: the kits are {', '.join(k.name for k in KITS)}")
+    raise KitError(f"{name}: no kit for that language (the kits: {', '.join(k.name for k in KITS)})")
 
 
-def _root() -> Traversable:
-    return resources.files("golfref.kits")
+def package_tree(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Traversable]]:
+    """Each file under the package data folder `root` as (its path from `root`, after `prefix`; the file),
+    sorted, without Python's caches: what golfref ships of kits and samples, wherever it is installed."""
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.name == "__pycache__" or entry.name.endswith((".pyc", ".pyo")):
+            continue
+        if entry.is_dir():
+            yield from package_tree(entry, f"{prefix}{entry.name}/")
+        else:
+            yield f"{prefix}{entry.name}", entry
 
 
 def kit_files(which: Kit) -> Iterator[tuple[str, Traversable]]:
-    """Each file of the kit's folder as (its path relative to the folder, the file), sorted; no caches."""
-
-    def walk(folder: Traversable, prefix: str) -> Iterator[tuple[str, Traversable]]:
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-            if entry.name == "__pycache__" or entry.name.endswith((".pyc", ".pyo")):
-                continue
-            if entry.is_dir():
-                yield from walk(entry, f"{prefix}{entry.name}/")
-            else:
-                yield f"{prefix}{entry.name}", entry
-
-    return walk(_root().joinpath(which.folder), "")
+    """Each file of the kit's folder as (its path relative to the folder, the file), sorted."""
+    return package_tree(resources.files("golfref.kits").joinpath(which.folder))
 
 
 def copy_kit(which: Kit, folder: Path, *, example: bool = True) -> list[Path]:
