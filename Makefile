@@ -2,7 +2,11 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# Two installs into the one .venv: what running a match needs (golfref and its dependencies, for
+# `make demo`), and everything (the test, cluster and rl extras: the test suite, `make install`).
+# The full one includes the first, and marks both done.
+RUN_STAMP := $(VENV)/.installed-run
+STAMP     := $(VENV)/.installed
 
 .PHONY: install samples demo tournament-demo test check compiled bench ladder lint clean
 
@@ -18,19 +22,28 @@ VENV_OK := $(shell $(call PYTHON_OK,$(BIN)/python) && echo yes)
 # information only, filtered out of the build backend's warnings.
 PIP := PYTHONWARNINGS='ignore:Editable installation:UserWarning' $(BIN)/python -m pip
 
-$(STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
-	@if [ -d $(VENV) ] && ! $(call PYTHON_OK,$(BIN)/python); then \
+# The .venv itself, made (or remade) with a Python golfref runs on; each install runs it first.
+MAKE_VENV = \
+	if [ -d $(VENV) ] && ! $(call PYTHON_OK,$(BIN)/python); then \
 	  version=$$($(BIN)/python -V 2>/dev/null) || version="no working python"; \
 	  echo "make: $(VENV) has $$version but golfref needs Python $(MIN_PYTHON) or newer: rebuilding it with $(PYTHON)"; \
 	  rm -rf $(VENV); \
-	fi
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(call PYTHON_OK,$(BIN)/python) || { \
+	fi; \
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || exit 1; \
+	$(call PYTHON_OK,$(BIN)/python) || { \
 	  echo "make: $(PYTHON) is $$($(PYTHON) -V 2>&1) but golfref needs Python $(MIN_PYTHON) or newer: run make PYTHON=python$(MIN_PYTHON) (or newer)"; \
-	  rm -rf $(VENV); exit 1; }
-	@$(PIP) install --quiet --upgrade pip
+	  rm -rf $(VENV); exit 1; }; \
+	$(PIP) install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
+	@$(MAKE_VENV)
+	@$(PIP) install --quiet -e .
+	@touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml $(if $(VENV_OK),,FORCE)
+	@$(MAKE_VENV)
 	@$(PIP) install --quiet -e '.[test,cluster,rl]'
-	@touch $(STAMP)
+	@touch $(RUN_STAMP) $(STAMP)
 
 FORCE:
 
@@ -48,7 +61,8 @@ $(KIT_COPIES): $(KIT_SOURCE)
 
 samples: $(KIT_COPIES)
 
-demo: $(STAMP) samples
+# A match needs golfref and its dependencies only, not the extras the tests need.
+demo: $(RUN_STAMP) samples
 	@$(BIN)/golfref run sample_matches/quickstart.yaml
 
 # A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
@@ -57,7 +71,7 @@ TOURNAMENT ?= sample_matches/tournament.yaml
 # shim or a virtual environment first on PATH, and refuses such a python3 (docs/SANDBOX.md), so the
 # demo runs them on the system's python3 where there is one.
 DEMO_PATH := $(if $(wildcard /usr/bin/python3),/usr/bin:$(PATH),$(PATH))
-tournament-demo: $(STAMP) samples
+tournament-demo: $(RUN_STAMP) samples
 	@PATH="$(DEMO_PATH)" $(BIN)/golfref tournament $(TOURNAMENT)
 
 # The compiled build (README: "The compiled build"): a copy of the package in build/compiled

@@ -597,5 +597,5 @@ def test_the_docs_state_the_thresholds_and_every_kind() -> None:
     assert f"a seed of {SEED_DIGITS_MIN} or more digits" in text
     for kind in Kind:
         assert f"`{kind.value}`" in text or f"`warning: {kind.value}`" in text, kind
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "`golfref audit LOG... [--json] [--trust KEY.pub]`" in readme and "(docs/AUDIT.md)" in readme
+    commands = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+    assert "`golfref audit LOG... [--json] [--trust KEY.pub]`" in commands and "(AUDIT.md)" in commands

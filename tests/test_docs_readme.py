@@ -1,5 +1,7 @@
-"""README.md keeps its promises: its console examples run, its commands exist, and the
-two-command contract is what the Makefile and .ci/run do."""
+"""README.md and docs/COMMANDS.md keep their promises: their console examples run, every command
+they name exists, the README's front door stays short and names every command, the
+two-command contract is what the Makefile and .ci/run do, and the table of exit statuses is
+golfref.cli.exits' own."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from tests.test_docs_rules import _console_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-EXAMPLES = _console_examples(README)
+COMMANDS = (ROOT / "docs" / "COMMANDS.md").read_text(encoding="utf-8")
+EXAMPLES = _console_examples(README) + _console_examples(COMMANDS)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
@@ -29,7 +32,7 @@ def test_console_example(example, monkeypatch: pytest.MonkeyPatch) -> None:  # t
 
 
 def test_every_documented_command_exists() -> None:
-    documented = set(re.findall(r"`golfref ([a-z-]+)", README))
+    documented = set(re.findall(r"`golfref ([a-z-]+)", README + COMMANDS))
     assert {"run", "check-config", "replay", "score", "rules"} <= documented
     for name in documented:
         result = CliRunner().invoke(app, [name, "--help"])
@@ -45,9 +48,9 @@ def test_two_command_contract() -> None:
 
 
 def test_the_digest_promise_is_what_validation_does() -> None:
-    """README: the digest catches an edit that did not update it, and is no signature: a
+    """docs/COMMANDS.md: the digest catches an edit that did not update it, and is no signature: a
     re-sealed edit of a field no rule derives passes as valid."""
-    words = " ".join(README.replace("*", "").split())
+    words = " ".join(COMMANDS.replace("*", "").split())
     assert "It is not a signature" in words and "Forging is not prevented" in words
     doc = read_log(ROOT / "tests" / "logs" / "standard_2p.json")
     assert validate(doc).status is Status.VALID
@@ -58,10 +61,10 @@ def test_the_digest_promise_is_what_validation_does() -> None:
 
 
 def test_the_exit_status_table_is_what_each_command_exits_with() -> None:
-    """README's one table of every command's exit statuses is golfref.cli.exits' table, row for row."""
+    """docs/COMMANDS.md's one table of every command's exit statuses is golfref.cli.exits' table, row for row."""
     from golfref.cli.exits import EVERY, EXITS
 
-    section = README.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
+    section = COMMANDS.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| (`golfref [a-z-]+`|every command) \| (\d+) \| (.*) \|$", section, flags=re.M)
     table: dict[str, dict[int, str]] = {}
     for who, code, meaning in rows:
@@ -73,10 +76,23 @@ def test_the_exit_status_table_is_what_each_command_exits_with() -> None:
     shown = [(who, int(code), meaning.replace("\\|", "|")) for who, code, meaning in rows]
     who = {r.command: r.command if r.command == EVERY else f"`golfref {r.command}`" for r in EXITS.rows}
     assert shown == [(who[r.command], r.code, r.meaning) for r in EXITS.rows]
-    documented = set(re.findall(r"^\| `golfref ([a-z-]+)", README, flags=re.M))
-    assert documented - {"--version"} <= set(EXITS.commands()), "a command in the README has no exit codes"
+    documented = set(re.findall(r"^\| `golfref ([a-z-]+)", COMMANDS, flags=re.M))
+    assert documented - {"--version"} <= set(EXITS.commands()), "a command in docs/COMMANDS.md has no exit codes"
     for name in EXITS.commands():  # each command's --help lists the same
         codes = EXITS.codes(name)
         help_text = CliRunner().invoke(app, [name, "--help"]).output
         for code in codes:
             assert re.search(rf"^ +{code}  \S", help_text, flags=re.M), (name, code)
+
+
+def test_the_readme_is_a_front_door_that_names_every_command() -> None:
+    from golfref.cli.app import COMMANDS as ALL
+
+    assert len(README.splitlines()) <= 200
+    for heading in ("## Install", "## Five minutes", "## Commands", "## Developing golfref"):
+        assert heading in README
+    table = README.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    assert set(re.findall(r"`golfref ([a-z-]+)", table)) == {name for name, _ in ALL}
+    # Every doc it links to is there.
+    for target in re.findall(r"\]\((docs/[A-Z_]+\.md)", README):
+        assert (ROOT / target).is_file(), target

@@ -107,3 +107,23 @@ def test_the_minimum_is_read_from_pyproject(project: Path) -> None:
     stub_python(python, "3.12.1", project / "calls.log")  # the stub's check answers for 3.11
     result = make(project, python, "-pn", "install")
     assert "MIN_PYTHON := 3.13" in result.stdout
+
+
+@pytest.mark.process
+def test_demo_installs_what_a_match_needs_and_install_everything(project: Path) -> None:
+    calls = project / "calls.log"
+    python = project / "host" / "python3"
+    stub_python(python, "3.12.1", calls)
+    # `make demo` first needs the run install: golfref and its dependencies, none of the extras.
+    assert make(project, python, ".venv/.installed-run").returncode == 0
+    log = calls.read_text(encoding="utf-8")
+    assert "-m pip install --quiet -e .\n" in log and "[test" not in log
+    for folder in ("golfref/kit", "kits/python", "sample_matches/bots"):  # what `samples` copies
+        (project / folder).mkdir(parents=True)
+    (project / "golfref/kit/golfbot.py").write_text("")
+    demo = make(project, python, "-n", "demo").stdout
+    assert "pip install" not in demo and ".venv/bin/golfref run sample_matches/quickstart.yaml" in demo
+    # `make install` (and `make test`) adds the extras, and the run install counts as done with it.
+    assert make(project, python, "install").returncode == 0
+    assert "-m pip install --quiet -e .[test,cluster,rl]" in calls.read_text(encoding="utf-8")
+    assert make(project, python, "-q", ".venv/.installed-run").returncode == 0

@@ -883,18 +883,17 @@ def test_the_ci_gate_example_works_as_written(tmp_path: Path) -> None:
 
 
 @pytest.mark.process
-def test_the_readme_tournament_example_prints_what_the_readme_shows(
+def test_the_first_tournament_example_prints_what_the_docs_show(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from typer.testing import CliRunner
 
     from golfref.cli.app import app
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (block,) = [b for b in _blocks(readme, "text") if b.startswith("$ golfref tournament ")]
+    (block,) = [b for b in _blocks(TOURNAMENTS_MD, "text") if b.startswith("$ golfref tournament --builtin ")]
     command, *expected = block.splitlines()
     monkeypatch.chdir(tmp_path)  # the quick form's directory is made under the current one
     result = CliRunner().invoke(app, shlex.split(command[2:])[1:])
     assert result.exit_code == 0, result.output
-    # stdout, as the README shows it: stderr may add a line about the sandbox on a machine without bubblewrap.
+    # stdout, as the docs show it: stderr may add a line about the sandbox on a machine without bubblewrap.
     assert [line.rstrip() for line in result.stdout.splitlines()] == expected
