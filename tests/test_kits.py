@@ -173,6 +173,17 @@ _BUGGY = {
         "    });\n"
         "}\n"
     ),
+    "cpp": (
+        "#include <stdexcept>\n"
+        '#include "golfbot.hpp"\n'
+        "int main(int argc, char **argv) {\n"
+        '    const std::string mode = argc > 1 ? argv[1] : "";\n'
+        '    return golfbot::play("buggy", "1", [&](const golfbot::View &, const std::vector<std::string> &) {\n'
+        '        if (mode == "raise") throw std::runtime_error("boom in choose");\n'
+        '        return std::string("not-an-action");\n'
+        "    });\n"
+        "}\n"
+    ),
 }
 # What each kit's failure leaves on stderr, and the exit status it ends with.
 _FAILURE = {
@@ -180,6 +191,7 @@ _FAILURE = {
     "javascript": (("Error: boom in choose", "    at "), 1),
     "c": (("golfbot: golf_choose returned NULL for request 1 (decision draw)",), 1),
     "rust": (("panicked at", "boom in choose"), 101),
+    "cpp": (("golfbot: choose threw for request 1 (decision draw): boom in choose",), 1),
 }
 
 
