@@ -14,15 +14,15 @@
 // referee records an illegal_action fault naming the legal choices). An exception that escapes
 // choose ends the bot: play writes it on stderr and returns 1, the exit status main returns.
 // (Left uncaught, it would abort the process with a signal, and perhaps a core file, saying
-// less.) Notices (hole_end, match_end) and unknown message types are ignored, as the protocol
+// less.) So does a line from golfref that is not the JSON the protocol describes. Notices (hole_end, match_end) and unknown message types are ignored, as the protocol
 // asks; goodbye or the end of input ends play. Each line is flushed as it is written: stdout
 // is a pipe, and a line left in its buffer never reaches golfref. Print debugging output on
 // std::cerr, never std::cout.
 //
 // The fields and their JSON types are those of docs/PROTOCOL.md. A card is a std::string such
-// as "TH" or "XR#2"; a card this seat has not seen, and every other JSON null, is an empty
-// std::optional. points, grid_score and hole_scores score a card, a grid and a hole as golfref
-// does. Part of the golfref C++ starter kit (MIT licence, as golfref).
+// as "TH" or "XR#2"; a card this seat has not seen, and every other field a request may leave
+// null, is an empty std::optional. points, grid_score and hole_scores score a card, a grid and
+// a hole as golfref does. Part of the golfref C++ starter kit (MIT licence, as golfref).
 #ifndef GOLFREF_GOLFBOT_HPP
 #define GOLFREF_GOLFBOT_HPP
 
