@@ -106,6 +106,11 @@ KITS: tuple[Kit, ...] = (
         build_argv=("rustc", "--edition", "2021", "-O", "-o", "bot", "src/main.rs"),
         outputs=("bot",), strict=("-D", "warnings"),
     ),
+    Kit(
+        "cpp", "C++ (C++17)", "cpp", (Tool("c++", "g++"),), "bot.cpp", ("./bot",),
+        build_argv=("c++", "-std=c++17", "-O2", "-o", "bot", "bot.cpp"),
+        outputs=("bot",), strict=("-Wall", "-Wextra", "-Werror", "-pedantic"),
+    ),
 )  # fmt: skip
 """Every kit, in the order `golfref init --list` shows them."""
 
