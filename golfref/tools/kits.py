@@ -63,8 +63,12 @@ class Kit:
     """What the build writes into the folder (files or folders), which is not the kit's source."""
     strict: tuple[str, ...] = ()
     """Flags the tests add after the compiler's name: every warning is an error there."""
+    check: tuple[str, ...] = ()
+    """A command run in the bot's folder after a strict build, failing it on any warning: for a
+    compiler that has no flag to make warnings errors (Go's `go vet`)."""
     env: Mapping[str, str] | None = None
-    """Variables the build needs beyond the caller's (Go's caches, where HOME has none)."""
+    """Variables the build needs beyond the caller's (Go's caches, where HOME has none), over
+    the caller's; `{folder}` in a value stands for the bot's folder, as an absolute path."""
 
     @property
     def compiled(self) -> bool:
@@ -157,7 +161,8 @@ def build(which: Kit, folder: Path, *, strict: bool = False, timeout: float = BU
     """Build the bot in `folder` with the kit's build command (nothing for a kit that needs none);
     KitError with the compiler's output where a tool is missing or the build fails.
 
-    `strict` adds the kit's `strict` flags (every warning an error), as the tests build."""
+    `strict` adds the kit's `strict` flags and runs its `check` after the build (every warning
+    an error), as the tests build."""
     if not which.compiled:
         return
     absent = which.missing()
@@ -166,7 +171,15 @@ def build(which: Kit, folder: Path, *, strict: bool = False, timeout: float = BU
     argv = list(which.build_argv)
     if strict:
         argv[1:1] = which.strict
-    env = {**os.environ, **(which.env or {})}
+    where = str(Path(folder).resolve())
+    env = {**os.environ, **{name: value.replace("{folder}", where) for name, value in (which.env or {}).items()}}
+    _run(argv, folder, env, timeout)
+    if strict and which.check:
+        _run(list(which.check), folder, env, timeout)
+
+
+def _run(argv: list[str], folder: Path, env: Mapping[str, str], timeout: float) -> None:
+    """Run one build command in `folder`; KitError with its output where it fails."""
     try:
         done = subprocess.run(
             argv, cwd=folder, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
