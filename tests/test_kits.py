@@ -26,7 +26,7 @@ from golfref.match.protocol import hello_rules
 from golfref.match.referee import run_match
 from golfref.record.faults import SeatStatus
 from golfref.tools.botcheck import HOUSE_CHECKED, BotCommand, Outcome, check_bot
-from tests.kitbuild import KIT_NAMES, kit_bot
+from tests.kitbuild import KIT_NAMES, kit_bot, usable
 
 pytestmark = pytest.mark.process
 
@@ -172,6 +172,16 @@ _BUGGY = {
         "    });\n"
         "}\n"
     ),
+    "go": (
+        "package main\n"
+        'import "os"\n'
+        "func main() {\n"
+        '    Play("buggy", "1", func(view *View, legal []string) string {\n'
+        '        if len(os.Args) > 1 && os.Args[1] == "raise" { panic("boom in choose") }\n'
+        '        return "not-an-action"\n'
+        "    })\n"
+        "}\n"
+    ),
 }
 # What each kit's failure leaves on stderr, and the exit status it ends with.
 _FAILURE = {
@@ -179,6 +189,7 @@ _FAILURE = {
     "javascript": (("Error: boom in choose", "    at "), 1),
     "c": (("golfbot: golf_choose returned NULL for request 1 (decision draw)",), 1),
     "rust": (("panicked at", "boom in choose"), 101),
+    "go": (("panic: boom in choose", "goroutine 1 [running]:"), 2),
 }
 
 
@@ -241,6 +252,15 @@ def test_check_bot_fails_a_kit_bot_whose_choose_fails_and_shows_its_error(kit: s
         assert text in (failure.stderr or ""), failure.stderr
     # It crashed at the first request of the run: every check would, so the run stops there.
     assert report.starts == 1 and report.stopped is not None and report.not_run > 0
+
+
+def test_the_go_kits_files_are_as_gofmt_writes_them() -> None:
+    # gofmt's layout is every Go author's (editors rewrite a file into it): the kit's files and its echo bot
+    # are in it already, so that a bot author's first save changes nothing but what they wrote.
+    usable("go")
+    files = [*sorted((ROOT / "kits" / "go").glob("*.go")), ROOT / "tests" / "kit_echo" / "echo.go"]
+    done = subprocess.run(["gofmt", "-l", *map(str, files)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr
 
 
 # hello.rules as the referee writes it (every field of the protocol's version).

@@ -110,6 +110,15 @@ KITS: tuple[Kit, ...] = (
         build_argv=("rustc", "--edition", "2021", "-O", "-o", "bot", "src/main.rs"),
         outputs=("bot",), strict=("-D", "warnings"),
     ),
+    Kit(
+        "go", "Go 1.19+", "go", (Tool("go", "golang-go"),), "bot.go", ("./bot",),
+        build_argv=("go", "build", "-buildvcs=false", "-o", "bot", "."),
+        outputs=("bot", ".gocache"), check=("go", "vet", "."),
+        # A build cache of the bot's own (Go needs one: HOME may be unset or read-only), and
+        # nothing fetched: no module proxy, no other toolchain, no go.work of a folder above.
+        env={"GOCACHE": "{folder}/.gocache", "GOPROXY": "off", "GOTOOLCHAIN": "local", "GOWORK": "off",
+             "GOFLAGS": "-mod=readonly"},
+    ),
 )  # fmt: skip
 """Every kit, in the order `golfref init --list` shows them."""
 
