@@ -893,3 +893,20 @@ def test_a_bot_that_closes_its_stdout_exits_at_once_with_the_sandbox_on_and_off(
     (fault,) = result.faults
     assert fault.kind is FaultKind.EXITED, fault
     assert fault.message == "the bot closed its stdout but is still running before its ready"
+
+
+@pytest.mark.parametrize(
+    ("said", "limit"),
+    [
+        ("MemoryError", "memory_mb"),  # Python
+        ("terminate called after throwing an instance of 'std::bad_alloc'", "memory_mb"),  # C++
+        ("java.lang.OutOfMemoryError: Java heap space", "memory_mb"),
+        ("fatal error: failed to reserve page summary memory", "memory_mb"),  # Go, at start under RLIMIT_AS
+        ("OSError: [Errno 28] No space left on device", "tmp_mb"),
+        ("OSError: [Errno 24] Too many open files", "open_files"),
+    ],
+)
+def test_a_runtimes_words_at_a_limit_name_it(said: str, limit: str) -> None:
+    from golfref.bots.sandbox import _STDERR_LIMITS
+
+    assert [name for name, pattern in _STDERR_LIMITS if pattern.search(said.lower())][:1] == [limit]

@@ -545,7 +545,8 @@ _SIGNAL_LIMITS = {signal.SIGXCPU: "cpu_seconds", signal.SIGXFSZ: "file_size_mb"}
 _STDERR_LIMITS = (
     ("memory_mb", re.compile(
         r"memoryerror|out of memory|cannot allocate memory|bad_alloc|outofmemoryerror"
-        r"|memory allocation of \d+ bytes failed|allocation failed|heap limit|\benomem\b")),
+        r"|memory allocation of \d+ bytes failed|allocation failed|heap limit|\benomem\b"
+        r"|failed to reserve page summary memory|runtime: cannot reserve arena")),  # Go, at its start
     ("tmp_mb", re.compile(r"no space left on device|\benospc\b")),
     ("file_size_mb", re.compile(r"file too large|\befbig\b")),  # where SIGXFSZ is ignored (Python ignores it)
     ("processes", re.compile(r"cannot fork|fork: retry|fork failed|blockingioerror: \[errno 11\]"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -63,8 +64,12 @@ class Kit:
     """What the build writes into the folder (files or folders), which is not the kit's source."""
     strict: tuple[str, ...] = ()
     """Flags the tests add after the compiler's name: every warning is an error there."""
+    check: tuple[str, ...] = ()
+    """A command run in the bot's folder after a strict build, failing it on any warning: for a
+    compiler that has no flag to make warnings errors (Go's `go vet`)."""
     env: Mapping[str, str] | None = None
-    """Variables the build needs beyond the caller's (Go's caches, where HOME has none)."""
+    """Variables the build sets over the caller's (Go: nothing fetched). A caller without HOME builds
+    with a fresh temporary one, where toolchains keep their caches."""
 
     @property
     def compiled(self) -> bool:
@@ -110,6 +115,13 @@ KITS: tuple[Kit, ...] = (
         "cpp", "C++ (C++17)", "cpp", (Tool("c++", "g++"),), "bot.cpp", ("./bot",),
         build_argv=("c++", "-std=c++17", "-O2", "-o", "bot", "bot.cpp"),
         outputs=("bot",), strict=("-Wall", "-Wextra", "-Werror", "-pedantic"),
+    ),
+    Kit(
+        "go", "Go 1.19+", "go", (Tool("go", "golang-go"),), "bot.go", ("./bot",),
+        build_argv=("go", "build", "-buildvcs=false", "-o", "bot", "."),
+        outputs=("bot",), check=("go", "vet", "."),
+        # Nothing fetched: no module proxy, no other toolchain, no go.work of a folder above.
+        env={"GOPROXY": "off", "GOTOOLCHAIN": "local", "GOWORK": "off", "GOFLAGS": "-mod=readonly"},
     ),
 )  # fmt: skip
 """Every kit, in the order `golfref init --list` shows them."""
@@ -160,7 +172,8 @@ def build(which: Kit, folder: Path, *, strict: bool = False, timeout: float = BU
     """Build the bot in `folder` with the kit's build command (nothing for a kit that needs none);
     KitError with the compiler's output where a tool is missing or the build fails.
 
-    `strict` adds the kit's `strict` flags (every warning an error), as the tests build."""
+    `strict` adds the kit's `strict` flags and runs its `check` after the build (every warning
+    an error), as the tests build."""
     if not which.compiled:
         return
     absent = which.missing()
@@ -170,6 +183,18 @@ def build(which: Kit, folder: Path, *, strict: bool = False, timeout: float = BU
     if strict:
         argv[1:1] = which.strict
     env = {**os.environ, **(which.env or {})}
+    with tempfile.TemporaryDirectory(prefix="golfref-build-home-") as home:
+        # A toolchain keeps its caches under HOME (Go's build cache, which Go cannot build without):
+        # where the caller has none, a fresh one for this build, not the bot's own folder.
+        if not env.get("HOME"):
+            env["HOME"] = home
+        _run(argv, folder, env, timeout)
+        if strict and which.check:
+            _run(list(which.check), folder, env, timeout)
+
+
+def _run(argv: list[str], folder: Path, env: Mapping[str, str], timeout: float) -> None:
+    """Run one build command in `folder`; KitError with its output where it fails."""
     try:
         done = subprocess.run(
             argv, cwd=folder, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
