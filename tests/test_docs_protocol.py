@@ -247,6 +247,6 @@ def test_ready_without_a_name_is_an_invalid_message(line: str) -> None:
 
 def test_the_flush_table_is_the_hints() -> None:
     # One place holds the words (golfref.record.faults.FLUSH_FIXES): the page shows what the hint says.
-    rows = re.findall(r"^\| (\w+) \| (.+) \|$", DOC.split("| language |", 1)[1].split("\n\n", 1)[0], flags=re.M)
+    rows = re.findall(r"^\| ([\w+]+) \| (.+) \|$", DOC.split("| language |", 1)[1].split("\n\n", 1)[0], flags=re.M)
     assert tuple(rows) == FLUSH_FIXES
     assert all(f"{language}: {fix}" in silence_hint("ready") for language, fix in FLUSH_FIXES)

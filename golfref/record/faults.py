@@ -102,6 +102,8 @@ FLUSH_FIXES = (
     ("C", "fflush(stdout) after each line, or setvbuf(stdout, NULL, _IOLBF, 0) once at the start"),
     ("Rust", "println! flushes at its newline (after print!, or through a BufWriter, call .flush())"),
     ("Java", "System.out.println flushes (a PrintWriter or BufferedWriter of the bot's own needs .flush())"),
+    ("C++", "std::endl flushes; after '\\n', call std::cout.flush() (or std::cout << std::flush)"),
+    ("Go", "fmt.Println to os.Stdout needs no flush (through a bufio.Writer, call .Flush() after each line)"),
 )
 """Per language, what makes each line a bot prints reach golfref at once (docs/PROTOCOL.md shows the same).
 
