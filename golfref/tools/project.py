@@ -150,11 +150,9 @@ golfref tournament tournament.yaml --quiet --junit tournament.xml
 """
 
 
-# The toolchain a GitHub-hosted Ubuntu runner lacks, by kit (it has gcc, g++, node, rustc).
-_SETUP = {
-    "java": '      - uses: actions/setup-java@v4\n        with: {distribution: temurin, java-version: "17"}\n',
-    "go": '      - uses: actions/setup-go@v5\n        with: {go-version: "1.22"}\n',
-}
+# Ubuntu 24.04's GitHub-hosted runner has every kit's toolchain: gcc, g++, node, rustc, Go, and a JDK 17
+# as its default java under /usr/lib/jvm, where the sandbox shows it (a setup-java JDK under /opt it would not).
+_RUNNER = "ubuntu-24.04"
 
 
 def _workflow(kit: Kit) -> str:
@@ -165,12 +163,12 @@ name: golfref
 on: [push, pull_request]
 jobs:
   gate:
-    runs-on: ubuntu-latest
+    runs-on: {_RUNNER}          # its own {kit.title} toolchain builds and runs the bot
     steps:
       - uses: actions/checkout@v4
       - uses: actions/setup-python@v5
         with: {{python-version: "3.12"}}
-{_SETUP.get(kit.name, "")}      - name: Install bubblewrap, the bots' sandbox
+      - name: Install bubblewrap, the bots' sandbox
         run: sudo apt-get update -q && sudo apt-get install -y -q bubblewrap
       - name: Install golfref
         run: python -m pip install ci/{wheel_name()}
