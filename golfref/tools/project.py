@@ -151,7 +151,8 @@ golfref tournament tournament.yaml --quiet --junit tournament.xml
 
 
 # Ubuntu 24.04's GitHub-hosted runner has every kit's toolchain: gcc, g++, node, rustc, Go, and a JDK 17
-# as its default java under /usr/lib/jvm, where the sandbox shows it (a setup-java JDK under /opt it would not).
+# as its default java under /usr/lib/jvm, where the sandbox shows it (a setup-java JDK under /opt it would
+# not: the sandbox runs only a Python from outside what it shows, on its own installation).
 _RUNNER = "ubuntu-24.04"
 
 
@@ -163,10 +164,10 @@ name: golfref
 on: [push, pull_request]
 jobs:
   gate:
-    runs-on: {_RUNNER}          # its own {kit.title} toolchain builds and runs the bot
+    runs-on: {_RUNNER}    # gcc, g++, node, rustc, Go and a JDK 17 are on it already
     steps:
       - uses: actions/checkout@v4
-      - uses: actions/setup-python@v5
+      - uses: actions/setup-python@v5   # golfref's Python (a Python bot runs on it too, sandboxed)
         with: {{python-version: "3.12"}}
       - name: Install bubblewrap, the bots' sandbox
         run: sudo apt-get update -q && sudo apt-get install -y -q bubblewrap
