@@ -169,6 +169,19 @@ _BUGGY = {
         "    });\n"
         "}\n"
     ),
+    "java": (
+        "public final class Bot {\n"
+        "    public static void main(String[] args) {\n"
+        '        String mode = args.length > 0 ? args[0] : "";\n'
+        '        GolfBot.play("buggy", "1", (view, legal) -> {\n'
+        '            if (mode.equals("raise")) {\n'
+        '                throw new IllegalStateException("boom in choose");\n'
+        "            }\n"
+        '            return "not-an-action";\n'
+        "        });\n"
+        "    }\n"
+        "}\n"
+    ),
 }
 # What each kit's failure leaves on stderr, and the exit status it ends with.
 _FAILURE = {
@@ -176,6 +189,7 @@ _FAILURE = {
     "javascript": (("Error: boom in choose", "    at "), 1),
     "c": (("golfbot: golf_choose returned NULL for request 1 (decision draw)",), 1),
     "rust": (("panicked at", "boom in choose"), 101),
+    "java": (('Exception in thread "main" java.lang.IllegalStateException: boom in choose', "\tat Bot.lambda$"), 1),
 }
 
 

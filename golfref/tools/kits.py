@@ -106,6 +106,13 @@ KITS: tuple[Kit, ...] = (
         build_argv=("rustc", "--edition", "2021", "-O", "-o", "bot", "src/main.rs"),
         outputs=("bot",), strict=("-D", "warnings"),
     ),
+    Kit(
+        "java", "Java 17", "java",
+        (Tool("javac", "openjdk-17-jdk-headless"), Tool("java", "openjdk-17-jre-headless")), "Bot.java",
+        ("java", "-cp", "classes", "Bot"),
+        build_argv=("javac", "--release", "17", "-d", "classes", "Bot.java", "GolfBot.java", "Json.java"),
+        outputs=("classes",), strict=("-Xlint:all", "-Werror"),
+    ),
 )  # fmt: skip
 """Every kit, in the order `golfref init --list` shows them."""
 
