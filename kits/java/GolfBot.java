@@ -152,8 +152,8 @@ public final class GolfBot {
             jackColumnsBonus = r.integerOrNull("jack_columns_bonus");
             List<?> exact = r.listOrNull("exact_score");
             exactScore = exact == null ? null : new int[] {
-                Fields.integer(exact.get(0), "hello.rules.exact_score[0]"),
-                Fields.integer(exact.get(1), "hello.rules.exact_score[1]"),
+                r.integer(exact.get(0), "exact_score"),
+                r.integer(exact.get(1), "exact_score"),
             };
             closerPenalty = r.integerOrNull("closer_penalty");
             closerBonus = r.integerOrNull("closer_bonus");
@@ -251,8 +251,13 @@ public final class GolfBot {
                     out.add(new Group(false, up));
                 }
             }
-            out.removeIf(group -> group.slots().length < 2); // a line of one card is no line
-            return out;
+            List<Group> lines = new ArrayList<>();
+            for (Group group : out) {
+                if (group.slots().length >= 2) { // a line of one card is no line
+                    lines.add(group);
+                }
+            }
+            return lines;
         }
 
         /** `total` split over `n` cards as golfref splits a block's or a joker pair's total (the first ones get 1 more). */
@@ -518,23 +523,23 @@ public final class GolfBot {
             grids = new String[gridList.size()][];
             faceUp = new boolean[upList.size()][];
             for (int s = 0; s < grids.length; s++) {
-                List<?> grid = Fields.list(gridList.get(s), "request.view.grids[" + s + "]");
+                List<?> grid = v.list(gridList.get(s), "grids");
                 grids[s] = new String[grid.size()];
                 for (int i = 0; i < grid.size(); i++) {
-                    grids[s][i] = Fields.textOrNull(grid.get(i), "request.view.grids");
+                    grids[s][i] = v.textOrNull(grid.get(i), "grids");
                 }
             }
             for (int s = 0; s < faceUp.length; s++) {
-                List<?> up = Fields.list(upList.get(s), "request.view.face_up[" + s + "]");
+                List<?> up = v.list(upList.get(s), "face_up");
                 faceUp[s] = new boolean[up.size()];
                 for (int i = 0; i < up.size(); i++) {
-                    faceUp[s][i] = Fields.flag(up.get(i), "request.view.face_up");
+                    faceUp[s][i] = v.flag(up.get(i), "face_up");
                 }
             }
             List<?> pile = v.list("discard");
             discard = new String[pile.size()];
             for (int i = 0; i < discard.length; i++) {
-                discard[i] = Fields.text(pile.get(i), "request.view.discard");
+                discard[i] = v.text(pile.get(i), "discard");
             }
             stockSize = v.integer("stock_size");
             drawn = v.textOrNull("drawn");
@@ -542,20 +547,20 @@ public final class GolfBot {
             power = v.textOrNull("power");
             List<?> first = v.listOrNull("first_target");
             firstTarget = first == null ? null : new Target(
-                Fields.integer(first.get(0), "request.view.first_target"),
-                Fields.integer(first.get(1), "request.view.first_target"));
+                v.integer(first.get(0), "first_target"),
+                v.integer(first.get(1), "first_target"));
             closer = v.integerOrNull("closer");
             knocker = v.integerOrNull("knocker");
-            turns = Fields.integers(v.list("turns"), "request.view.turns");
-            totals = Fields.integers(v.list("totals"), "request.view.totals");
+            turns = v.integers(v.get("turns"), "turns");
+            totals = v.integers(v.get("totals"), "totals");
             List<?> past = v.list("hole_scores");
             holeScores = new int[past.size()][];
             for (int h = 0; h < holeScores.length; h++) {
-                holeScores[h] = Fields.integers(Fields.list(past.get(h), "request.view.hole_scores"), "request.view.hole_scores");
+                holeScores[h] = v.integers(past.get(h), "hole_scores");
             }
             List<Map<String, Object>> happened = new ArrayList<>();
             for (Object event : q.has("events") ? q.list("events") : List.of()) {
-                happened.add(Fields.object(event, "request.events").copy());
+                happened.add(q.object(event, "events").copy());
             }
             events = Collections.unmodifiableList(happened);
         }
@@ -602,8 +607,9 @@ public final class GolfBot {
                 } else if ("request".equals(type) && rules != null) {
                     View view = new View(message, rules, time);
                     List<String> legal = new ArrayList<>();
-                    for (Object choice : new Fields(message, "request").list("legal")) {
-                        legal.add(Fields.text(choice, "request.legal"));
+                    Fields request = new Fields(message, "request");
+                    for (Object choice : request.list("legal")) {
+                        legal.add(request.text(choice, "legal"));
                     }
                     String action = chooser.choose(view, Collections.unmodifiableList(legal));
                     // Sent as it is: an action not in `legal` is the referee's illegal_action fault.
@@ -629,14 +635,27 @@ public final class GolfBot {
         output.flush();
     }
 
-    /** The fields of one JSON object, read as the protocol types them; `path` names it in errors. */
-    private record Fields(Map<?, ?> map, String path) {
-        static IllegalArgumentException wrong(String where, String expected, Object found) {
-            String what = found == null ? "null" : found instanceof String s ? Json.quote(s) : Json.write(found);
+    /**
+     * The fields of one JSON object, read as the protocol types them. An error names the field by its
+     * path ("hello.rules.twos"), put together only then: a string concatenated on every read would
+     * cost each request the time to build it, and a bot's start the time to link each such site.
+     */
+    private record Fields(Map<?, ?> map, Fields parent, String name) {
+        Fields(Map<?, ?> map, String name) {
+            this(map, null, name);
+        }
+
+        /** The path of this object's member `key`, for an error message. */
+        String where(String key) {
+            return (parent == null ? name : parent.where(name)) + "." + key;
+        }
+
+        IllegalArgumentException wrong(String key, String expected, Object found) {
+            String what = found == null ? "null" : Json.write(found);
             if (what.length() > 60) {
                 what = what.substring(0, 60) + "...";
             }
-            return new IllegalArgumentException(where + ": " + expected + " expected, found " + what);
+            return new IllegalArgumentException(where(key) + ": " + expected + " expected, found " + what);
         }
 
         boolean has(String key) {
@@ -645,118 +664,127 @@ public final class GolfBot {
 
         Object get(String key) {
             if (!map.containsKey(key)) {
-                throw new IllegalArgumentException(path + "." + key + " is missing");
+                throw new IllegalArgumentException(where(key) + " is missing");
             }
             return map.get(key);
         }
 
-        static String text(Object value, String where) {
-            if (value instanceof String s) {
-                return s;
+        // Each reader takes the value and the member it is (or is an item of), to name it in an error.
+
+        String text(Object value, String key) {
+            if (value instanceof String text) {
+                return text;
             }
-            throw wrong(where, "a string", value);
+            throw wrong(key, "a string", value);
         }
 
-        static String textOrNull(Object value, String where) {
-            return value == null ? null : text(value, where);
+        String textOrNull(Object value, String key) {
+            return value == null ? null : text(value, key);
         }
 
-        static long longInteger(Object value, String where) {
+        long longInteger(Object value, String key) {
             if (value instanceof Long n) {
                 return n;
             }
-            throw wrong(where, "an integer", value);
+            throw wrong(key, "an integer", value);
         }
 
-        static int integer(Object value, String where) {
-            long n = longInteger(value, where);
+        int integer(Object value, String key) {
+            long n = longInteger(value, key);
             if (n != (int) n) {
-                throw wrong(where, "an integer of 32 bits", value);
+                throw wrong(key, "an integer of 32 bits", value);
             }
             return (int) n;
         }
 
-        static boolean flag(Object value, String where) {
-            if (value instanceof Boolean b) {
-                return b;
+        boolean flag(Object value, String key) {
+            if (value instanceof Boolean flag) {
+                return flag;
             }
-            throw wrong(where, "true or false", value);
+            throw wrong(key, "true or false", value);
         }
 
-        static List<?> list(Object value, String where) {
+        List<?> list(Object value, String key) {
             if (value instanceof List<?> items) {
                 return items;
             }
-            throw wrong(where, "an array", value);
+            throw wrong(key, "an array", value);
         }
 
-        static Fields object(Object value, String where) {
+        Fields object(Object value, String key) {
             if (value instanceof Map<?, ?> members) {
-                return new Fields(members, where);
+                return new Fields(members, this, key);
             }
-            throw wrong(where, "an object", value);
+            throw wrong(key, "an object", value);
         }
 
-        static int[] integers(List<?> items, String where) {
+        int[] integers(Object value, String key) {
+            List<?> items = list(value, key);
             int[] out = new int[items.size()];
             for (int i = 0; i < out.length; i++) {
-                out[i] = integer(items.get(i), where);
+                out[i] = integer(items.get(i), key);
             }
             return out;
         }
 
         String text(String key) {
-            return text(get(key), path + "." + key);
+            return text(get(key), key);
         }
 
         String textOrNull(String key) {
-            return textOrNull(map.get(key), path + "." + key);
+            return textOrNull(map.get(key), key);
         }
 
         int integer(String key) {
-            return integer(get(key), path + "." + key);
+            return integer(get(key), key);
         }
 
         long longInteger(String key) {
-            return longInteger(get(key), path + "." + key);
+            return longInteger(get(key), key);
         }
 
         /** An option that is off (null, or absent from an older protocol's message) or a number. */
         Integer integerOrNull(String key) {
             Object value = map.get(key);
-            return value == null ? null : integer(value, path + "." + key);
+            return value == null ? null : integer(value, key);
         }
 
         boolean flag(String key) {
-            return flag(get(key), path + "." + key);
+            return flag(get(key), key);
         }
 
         List<?> list(String key) {
-            return list(get(key), path + "." + key);
+            return list(get(key), key);
         }
 
         List<?> listOrNull(String key) {
             Object value = map.get(key);
-            return value == null ? null : list(value, path + "." + key);
+            return value == null ? null : list(value, key);
         }
 
         Fields object(String key) {
-            return object(get(key), path + "." + key);
+            return object(get(key), key);
         }
 
         /** A table of points by name (card_values, suit_values); empty where absent. */
         Map<String, Integer> points(String key) {
             Map<String, Integer> out = new LinkedHashMap<>();
             if (map.get(key) != null) {
-                object(key).map().forEach((name, points) -> out.put((String) name, integer(points, path + "." + key + "." + name)));
+                Fields table = object(key);
+                for (Map.Entry<?, ?> entry : table.map().entrySet()) {
+                    String name = (String) entry.getKey(); // Json makes every name a String
+                    out.put(name, table.integer(entry.getValue(), name));
+                }
             }
             return Collections.unmodifiableMap(out);
         }
 
-        /** The object as a Map of its own, its names as strings. */
+        /** The object as a Map of its own. */
         Map<String, Object> copy() {
             Map<String, Object> out = new LinkedHashMap<>();
-            map.forEach((name, value) -> out.put((String) name, value));
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                out.put((String) entry.getKey(), entry.getValue());
+            }
             return Collections.unmodifiableMap(out);
         }
     }
