@@ -1,7 +1,11 @@
 /*
  * The Java starter bot: keeps low cards, swaps out its worst one. Edit choose.
  * GolfBot.java does the protocol and Json.java reads and writes its lines.
- * Build: javac -d classes Bot.java GolfBot.java Json.java   Run: java -cp classes Bot
+ *
+ * Build: javac --release 17 -d classes Bot.java GolfBot.java Json.java
+ * Run:   java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xmx256m -XX:CompressedClassSpaceSize=64m -cp classes Bot
+ * The flags size the JVM for a bot and its sandbox (a heap of at most 256 MiB; raise -Xmx for
+ * more, below the sandbox's memory_mb); plain `java -cp classes Bot` plays the same.
  */
 
 import java.util.List;
