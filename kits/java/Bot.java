@@ -3,7 +3,8 @@
  * GolfBot.java does the protocol and Json.java reads and writes its lines.
  *
  * Build: javac --release 17 -d classes Bot.java GolfBot.java Json.java
- * Run:   java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xmx256m -XX:CompressedClassSpaceSize=64m -cp classes Bot
+ * Run:   java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xms16m -Xmx256m \
+ *             -XX:CompressedClassSpaceSize=64m -cp classes Bot
  * The flags size the JVM for a bot and its sandbox (a heap of at most 256 MiB; raise -Xmx for
  * more, below the sandbox's memory_mb); plain `java -cp classes Bot` plays the same.
  */
@@ -24,9 +25,9 @@ public final class Bot {
         int worstPoints = points(view, grid[worst]);
         switch (view.decision) {
             case "draw" -> {
-                boolean better = legal.contains("discard")
+                boolean takeDiscard = legal.contains("discard")
                         && points(view, view.discard[view.discard.length - 1]) < worstPoints - 2;
-                return better ? "discard" : "stock";
+                return takeDiscard ? "discard" : "stock";
             }
             case "place" -> {
                 if (points(view, view.drawn) < worstPoints || !legal.contains("throw")) {
