@@ -197,6 +197,19 @@ _BUGGY = {
         "    })\n"
         "}\n"
     ),
+    "java": (
+        "public final class Bot {\n"
+        "    public static void main(String[] args) {\n"
+        '        String mode = args.length > 0 ? args[0] : "";\n'
+        '        GolfBot.play("buggy", "1", (view, legal) -> {\n'
+        '            if (mode.equals("raise")) {\n'
+        '                throw new IllegalStateException("boom in choose");\n'
+        "            }\n"
+        '            return "not-an-action";\n'
+        "        });\n"
+        "    }\n"
+        "}\n"
+    ),
 }
 # What each kit's failure leaves on stderr, and the exit status it ends with.
 _FAILURE = {
@@ -206,6 +219,7 @@ _FAILURE = {
     "rust": (("panicked at", "boom in choose"), 101),
     "cpp": (("golfbot: choose threw for request 1 (decision draw): boom in choose",), 1),
     "go": (("panic: boom in choose", "goroutine 1 [running]:"), 2),
+    "java": (('Exception in thread "main" java.lang.IllegalStateException: boom in choose', "\tat Bot.lambda$"), 1),
 }
 
 

@@ -95,6 +95,15 @@ class Kit:
         return " ".join(self.build_argv)
 
 
+# The JVM sized for a bot. Inside a sandbox the JVM sees the machine, not the bot's limits
+# (RLIMIT_DATA = memory_mb, RLIMIT_AS = 4x that): by itself it reserves a 1 GiB class space and a
+# quarter of the machine's memory for its heap, so it cannot start below memory_mb 1024, and a bot
+# that fills its heap dies of a failed native allocation, its report on stdout. With these flags
+# it starts down to memory_mb 192, and a full heap is a java.lang.OutOfMemoryError (a
+# resource_limit fault) down to 320; the serial collector keeps it at 14 threads (G1's grow with
+# the cores), and C1 alone takes about a quarter less CPU over a match. A bot that needs a larger
+# heap raises -Xmx, below its sandbox's memory_mb.
+_JVM = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms16m", "-Xmx256m", "-XX:CompressedClassSpaceSize=64m")
 _PYTHON = Tool("python3", "python3")
 _CC = Tool("cc", "gcc")
 
@@ -122,6 +131,13 @@ KITS: tuple[Kit, ...] = (
         outputs=("bot",), check=("go", "vet", "."),
         # Nothing fetched: no module proxy, no other toolchain, no go.work of a folder above.
         env={"GOPROXY": "off", "GOTOOLCHAIN": "local", "GOWORK": "off", "GOFLAGS": "-mod=readonly"},
+    ),
+    Kit(
+        "java", "Java 17", "java",
+        (Tool("javac", "openjdk-17-jdk-headless"), Tool("java", "openjdk-17-jre-headless")), "Bot.java",
+        ("java", *_JVM, "-cp", "classes", "Bot"),
+        build_argv=("javac", "--release", "17", "-d", "classes", "Bot.java", "GolfBot.java", "Json.java"),
+        outputs=("classes",), strict=("-Xlint:all", "-Werror"),
     ),
 )  # fmt: skip
 """Every kit, in the order `golfref init --list` shows them."""
