@@ -175,7 +175,8 @@ def json_for_script(data: Any) -> str:
     """`data` as JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag, and
     no bidirectional control (a bot's name, stderr or message) can reorder what the page shows:
     each is shown escaped, `\\u202e`, as on the terminal (`terminal.show_bidi`)."""
-    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"))
+    # The page reads it with JSON.parse, which takes no Infinity or NaN: never write them.
+    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
