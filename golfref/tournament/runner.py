@@ -383,8 +383,8 @@ def _locked(directory: Path) -> Iterator[None]:
 
 
 OUTPUTS_META = "golfref_outputs"
-"""The store's meta key of the files golfref wrote for this tournament outside its folder (JSON: absolute paths):
-report pages and JUnit files, which no bot's build covers on a later run either."""
+"""The store's meta key of the files golfref wrote for this tournament beside its results folder (JSON: absolute
+paths): report pages and JUnit files, which no bot's build covers on a later run either."""
 
 
 def note_outputs(directory: Path, paths: Sequence[Path]) -> None:
