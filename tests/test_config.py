@@ -43,6 +43,32 @@ def parse(text: str, base: Path) -> MatchConfig:
 
 # (id, YAML text, line, key path or None for a YAML syntax error, message fragment)
 BAD = [
+    *[
+        (
+            f"fingerprint-exclude-{case}",
+            f"players:\n  - name: a\n    command: [python3]\n    fingerprint: {value}\n" + TWO.split("\n", 2)[2],
+            4,
+            f"players[0].fingerprint{at}",
+            message,
+        )
+        for case, value, at, message in [
+            ("absolute", "{exclude: [out.txt, /tmp/out.txt]}", ".exclude[1]",
+             "'/tmp/out.txt' is an absolute path: a pattern is relative to the bot's folder"),
+            ("outside", "{exclude: [../out.txt]}", ".exclude[0]", "'../out.txt' reaches out of the bot's folder (..)"),
+            ("everything", "{exclude: ['**/*']}", ".exclude[0]", "'**/*' would leave out every file of the bot"),
+            ("not-a-list", "{exclude: out.txt}", ".exclude", "'out.txt' is not of type 'array'"),
+            ("not-a-string", "{exclude: [3]}", ".exclude[0]", "3 is not of type 'string'"),
+            ("empty", "{exclude: ['']}", ".exclude[0]", "should be non-empty"),
+            ("unknown-key", "{exlude: [out.txt]}", ".exlude", "unknown key 'exlude'; did you mean 'exclude'?"),
+        ]
+    ],  # fmt: skip
+    (
+        "fingerprint-on-a-builtin",
+        "players:\n  - name: a\n    builtin: random\n    fingerprint: {exclude: [x]}\n  - {name: b, builtin: greedy}\n",
+        4,
+        "players[0].fingerprint",
+        "applies only to a player with a command",
+    ),
     ("unknown-top-level-key", "match: x\nrulez: {}\n" + TWO, 2, "rulez", "unknown key 'rulez'; did you mean 'rules'?"),
     (
         "unknown-player-key",

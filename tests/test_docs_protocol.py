@@ -8,6 +8,8 @@ what it says about hello.rules and the view holds.
   for any text.
 - The hello.rules table names the fields and JSON types of the schema, and the referee
   really sends that.
+- Every statement of the current protocol version in docs/ and README.md (GOLFREF_PROTOCOL=N,
+  hello's `"protocol": N`, the page's title) is golfref.PROTOCOL_VERSION.
 - The statements on `view.turns`, an empty discard pile, `reveal` events and `ready`'s
   `name` hold in random games (tests marked `process` start real bots; the rest do not).
 """
@@ -25,6 +27,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from golfref import PROTOCOL_VERSION
+from golfref.bots.environment import bot_environment
 from golfref.config.match import parse_config
 from golfref.game.engine import Action, Decision, Game, Pile
 from golfref.game.rules import RevealChoice, Rules, resolve_rules
@@ -250,3 +254,37 @@ def test_the_flush_table_is_the_hints() -> None:
     rows = re.findall(r"^\| ([\w+]+) \| (.+) \|$", DOC.split("| language |", 1)[1].split("\n\n", 1)[0], flags=re.M)
     assert tuple(rows) == FLUSH_FIXES
     assert all(f"{language}: {fix}" in silence_hint("ready") for language, fix in FLUSH_FIXES)
+
+
+# -- the protocol's version ----------------------------------------------------------------
+
+_ROOT = Path(__file__).resolve().parent.parent
+_CURRENT_VERSION_STATEMENTS = (
+    # What a doc says the current version is: the bot's environment, hello's field, a title.
+    re.compile(r"GOLFREF_PROTOCOL=(\d+)"),
+    re.compile(r'"protocol": ?(\d+)'),
+    re.compile(r"^# The bot protocol \(version (\d+)\)", flags=re.M),
+    re.compile(r"standard library only, protocol version (\d+)"),
+)
+
+
+def _current_version_statements() -> list[tuple[str, str, int]]:
+    found = []
+    for path in [_ROOT / "README.md", *sorted((_ROOT / "docs").glob("*.md"))]:
+        text = path.read_text(encoding="utf-8")
+        for pattern in _CURRENT_VERSION_STATEMENTS:
+            for m in pattern.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                found.append((f"{path.relative_to(_ROOT)}:{line}", m.group(0), int(m.group(1))))
+    return found
+
+
+def test_the_docs_state_the_current_protocol_version() -> None:
+    # A bot gets golfref.PROTOCOL_VERSION in GOLFREF_PROTOCOL (bots/environment.py); docs that
+    # state the version a bot gets must say that number, not the one it had when they were written.
+    assert bot_environment(None, 0)["GOLFREF_PROTOCOL"] == str(PROTOCOL_VERSION)
+    found = _current_version_statements()
+    assert any("GOLFREF_PROTOCOL=" in text for _, text, _ in found), "the docs state GOLFREF_PROTOCOL's value"
+    assert any(where.startswith("docs/PROTOCOL.md") and "version" in text for where, text, _ in found)
+    stale = [f"{where}: {text}" for where, text, version in found if version != PROTOCOL_VERSION]
+    assert not stale, f"the protocol is version {PROTOCOL_VERSION}, the docs say otherwise: {stale}"

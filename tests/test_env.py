@@ -21,6 +21,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import golfref.env as golf_env  # noqa: E402
+from golfref.game.narrate import hole_label  # noqa: E402
 from golfref.game.rules import resolve_rules  # noqa: E402
 from golfref.kit import golfbot  # noqa: E402
 
@@ -178,9 +179,31 @@ def test_render_ansi_shows_the_public_table_and_the_turns() -> None:
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     text = env.render()
     assert text is not None
-    assert "hole 1 of 9" in text and "player_0: stock" in text
+    assert "hole 0 of 0-8, " in text and "player_0: stock" in text
     hidden = [env.game.cards[c].name for g in env.game.grids for c in g if not env.game.up[c]]
     assert not any(f" {name} " in f"{text} " for name in hidden)
+
+
+@pytest.mark.parametrize(
+    ("holes", "labels"), [(2, ["hole 0 of 0-1", "hole 1 of 0-1"]), (1, ["hole 0 (the only hole)"])]
+)
+def test_render_names_the_hole_from_0_as_the_log_and_the_command_line_do(holes: int, labels: list[str]) -> None:
+    # The status line once said `hole 2 of 2` (from 1) where golfref run and replay say `hole 1 of 0-1`.
+    env = golf_env.raw_env(options={"holes": holes}, render_mode="ansi")
+    env.reset(seed=2)
+    rng, seen = np.random.default_rng(1), []
+    while True:
+        text = env.render()
+        assert text is not None
+        (status,) = [line for line in text.splitlines() if "; totals [" in line]
+        seen.append(status.split(", ")[0])
+        if env.game.over:
+            break
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert list(dict.fromkeys(seen)) == labels
+    assert status.startswith(f"{labels[-1]}, match over; totals [")
+    assert all(label == hole_label(int(label.split()[1]), holes) for label in seen)
 
 
 def test_gymnasium_make_and_check_env() -> None:

@@ -234,3 +234,110 @@ def test_a_logs_fingerprint_leaves_out_the_logs_written_in_the_bots_folder(tmp_p
     assert Path(first.log_path).parent == bot / "logs"
     assert first.log["players"][1]["fingerprint"] == second.log["players"][1]["fingerprint"]
     assert first.log["players"][1]["fingerprint"]["directory"]["files"] == 1
+
+
+# -- files that are not the bot's ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("patterns", "left"),
+    [
+        (["out.txt"], ["bot.py", "logs/a.log", "logs/deep/b.log", "sub/out.txt", "weights.txt"]),
+        (["*.log"], ["bot.py", "out.txt", "sub/out.txt", "weights.txt"]),  # `*` crosses `/`: any depth
+        (["logs"], ["bot.py", "out.txt", "sub/out.txt", "weights.txt"]),  # a folder: all under it
+        (["./logs/", "sub/*"], ["bot.py", "out.txt", "weights.txt"]),
+        (["*.txt", "logs/deep"], ["bot.py", "logs/a.log"]),
+    ],
+)
+def test_exclude_patterns_leave_out_files_relative_to_the_bots_folder(
+    tmp_path: Path, patterns: list[str], left: list[str]
+) -> None:
+    bot = make_bot(tmp_path)
+    for rel in ("out.txt", "logs/a.log", "logs/deep/b.log", "sub/out.txt"):
+        (bot / rel).parent.mkdir(parents=True, exist_ok=True)
+        (bot / rel).write_text(rel)
+    found = fingerprint_module.build([sys.executable, "bot.py"], str(bot), exclude=patterns)
+    assert found is not None and [rel for rel, _, _ in found.listing] == left
+    # The log says what the hash does not cover.
+    assert found.fingerprint["directory"]["excluded"] == patterns
+    assert "excluded" not in (fingerprint([sys.executable, "bot.py"], str(bot)) or {})["directory"]
+    # An excluded file may change at will; a covered one may not.
+    (bot / "out.txt").write_text("a run's output\n")
+    again = fingerprint_module.build([sys.executable, "bot.py"], str(bot), exclude=patterns)
+    assert again is not None and (again.key() == found.key()) == ("out.txt" not in left)
+
+
+def test_excluded_files_take_no_share_of_the_caps(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)  # bot.py 12 bytes, weights.txt 4
+    (bot / "big.log").write_bytes(b"x" * 1000)
+    capped = fingerprint([sys.executable, "bot.py"], str(bot), cap_bytes=100)
+    assert capped is not None and capped["directory"]["truncated"] is True
+    left = fingerprint([sys.executable, "bot.py"], str(bot), cap_bytes=100, exclude=["*.log"])
+    assert left is not None and left["directory"]["truncated"] is False and left["directory"]["files"] == 2
+
+
+def test_a_build_taken_before_leaves_out_what_is_left_out_now(tmp_path: Path) -> None:
+    # A tournament compares the build it started with (stored) with one taken now: a pattern added
+    # to the config since, or a file golfref wrote since, is left out of both.
+    bot = make_bot(tmp_path)
+    (bot / "out.txt").write_text("first run\n")
+    (bot / "report.html").write_text("<html>\n")
+    command = [sys.executable, "bot.py"]
+    started = fingerprint_module.build(command, str(bot))
+    assert started is not None and started.root == os.path.realpath(bot)
+    stored = fingerprint_module.Build.from_json(json.loads(json.dumps(started.to_json())))
+    assert stored == started
+    (bot / "out.txt").write_text("second run, longer\n")
+    now = fingerprint_module.build(command, str(bot), outputs=[bot / "report.html"], exclude=["out.txt"])
+    assert now is not None and now.key() != started.key()
+    assert stored.without(["out.txt"], [bot / "report.html"]) == now
+    # A build stored before golfref kept its folder takes the folder from the build taken now.
+    old = fingerprint_module.Build(started.fingerprint, started.listing, started.own)
+    assert old.without(["out.txt"], [bot / "report.html"], now.root).key() == now.key()
+    assert stored.without((), ()) is stored
+
+
+def test_the_file_a_stream_is_redirected_into_is_found_by_its_inode(tmp_path: Path) -> None:
+    bot = make_bot(tmp_path)
+    out = bot / "out.txt"
+    found = fingerprint_module.build([sys.executable, "bot.py"], str(bot))
+    assert found is not None
+    with open(out, "w", encoding="utf-8") as stream:
+        found = fingerprint_module.build([sys.executable, "bot.py"], str(bot))
+        assert found is not None
+        assert fingerprint_module.redirected_into(found, [stream.fileno()]) == ("out.txt",)
+        # The same name for another file (recreated, as a shell's `>` does on the next run) is not it.
+        (bot / "other.txt").write_text("x")
+        os.replace(bot / "other.txt", out)
+        again = fingerprint_module.build([sys.executable, "bot.py"], str(bot))
+        assert again is not None and fingerprint_module.redirected_into(again, [stream.fileno()]) == ()
+    # A stream that is no regular file (a pipe, a terminal) names none.
+    read_end, write_end = os.pipe()
+    try:
+        assert fingerprint_module.redirected_into(found, [write_end]) == ()
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def test_the_referees_fingerprint_leaves_out_the_players_patterns_and_the_log_says_so(tmp_path: Path) -> None:
+    from golfref.bots.launch import ProcessLauncher
+    from golfref.record.log import compute_digest
+
+    bot = make_bot(tmp_path)
+    (bot / "out.txt").write_text("not the bot's\n")
+    text = (
+        "match: fp\nrules: {preset: standard, layout: 2x2, holes: 1}\nplayers:\n"
+        "  - {name: greedy, builtin: greedy}\n"
+        f"  - {{name: b, command: [{json.dumps(sys.executable)}, bot.py], fingerprint: {{exclude: [out.txt]}}}}\n"
+    )
+    player = parse_config(text, source="fp.yaml", base_dir=bot).players[1]
+    assert player.fingerprint_exclude == ("out.txt",)
+    fp = ProcessLauncher().fingerprint(1, player, [])
+    assert fp is not None and fp["directory"]["files"] == 2 and fp["directory"]["excluded"] == ["out.txt"]
+    # Such a fingerprint is a valid log's.
+    doc = json.loads((Path(__file__).parent / "logs" / "faults_3p.json").read_text())
+    doc["players"][1]["fingerprint"] = fp
+    doc.pop("signature", None)
+    doc["digest"] = compute_digest(doc)
+    assert validate(doc).status is Status.VALID, validate(doc).message

@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from golfref.game.engine import Game, Move, Shuffle
+from golfref.game.narrate import hole_label
 from golfref.game.rules import rules_from_dict
 from golfref.record.log import read_log, write_log
 from golfref.record.matchlog import history_from_log
 from golfref.record.validate import Status, validate
-from golfref.show.html_replay import card_label, json_for_script, replay_html, unpack_frames
+from golfref.show.html_replay import card_label, json_for_script, replay_data, replay_html, unpack_frames
 from tests.browser import needs_browser
 from tests.conftest import ROOT, TESTS
 from tests.test_pretty import log_for
@@ -207,6 +208,33 @@ def test_script_data_cannot_close_its_element() -> None:
     text = json_for_script({"name": "</script><script>alert(1)</script><!--"})
     assert "<" not in text and ">" not in text
     assert json.loads(text) == {"name": "</script><script>alert(1)</script><!--"}
+
+
+def test_the_page_names_each_hole_as_the_text_printer_does() -> None:
+    doc = log_for("standard_2p")
+    hole = doc["holes"][1]
+    hole["steps"] = hole["steps"][:7]
+    hole["result"] = None
+    doc.update(status="interrupted", complete=False, totals=None, placings=None, error="interrupted by the user")
+    frames = replay_data(doc)["frames"]
+    assert [f["text"] for f in frames if f["kind"] == "deal"] == ["hole 0 of 0-1: the deal", "hole 1 of 0-1: the deal"]
+    assert frames[-1]["note"] == "The log ends here: hole 1 of 0-1 was not finished (match interrupted)."
+
+
+@pytest.mark.process
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the viewer's holeLabel is not run")
+def test_the_viewers_hole_label_is_the_narrators() -> None:
+    # The viewer keeps its own copy of the phrasing (the page has no Python): run it and compare.
+    script = (ROOT / "golfref" / "show" / "viewer" / "replay.js").read_text(encoding="utf-8")
+    (function,) = re.findall(r"^\s*(function holeLabel\(f\) \{.*\})$", script, flags=re.M)
+    cases = [(hole, holes) for holes in (1, 2, 9, 36) for hole in sorted({0, holes // 2, holes - 1})]
+    code = (
+        "let RULES;\n" + function + "\n"
+        f"console.log(JSON.stringify({json.dumps(cases)}.map(([hole, holes]) => "
+        "{ RULES = { holes: holes }; return holeLabel({ hole: hole }); })));"
+    )
+    done = subprocess.run(["node", "-e", code], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [hole_label(hole, holes) for hole, holes in cases]
 
 
 @pytest.mark.parametrize(("name", "doc"), _all_doc_logs(), ids=[n for n, _ in _all_doc_logs()])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from typer.testing import CliRunner
 from golfref.cli.app import app
 from golfref.config.match import MatchConfig, parse_config
 from golfref.match.referee import run_match
-from golfref.record.log import JOURNAL_FORMAT, LogError, TamperedLog, parse_log, read_log
+from golfref.record.log import CUT_SHORT, JOURNAL_FORMAT, LogError, TamperedLog, parse_log, read_log
 from golfref.record.validate import Status, validate, validate_file
 
 HOLES = 5
@@ -206,3 +207,39 @@ def test_replay_shows_a_journal_as_an_incomplete_log(tmp_path: Path) -> None:
     assert "incomplete" in done.output and "status running: validates through hole 2" in done.output
     checked = CliRunner().invoke(app, ["replay", str(path), "--check"])
     assert checked.exit_code != 0 and "incomplete" in checked.output
+
+
+@pytest.mark.parametrize("where", ["inside the header", "at the header's end", "inside a hole's line", "after a line"])
+def test_a_journal_cut_short_says_where_it_ends_and_what_to_do(tmp_path: Path, where: str) -> None:
+    path = journal(tmp_path, 2)
+    raw = path.read_bytes()
+    header, first, _ = raw.split(b"\n", 2)
+    third = len(header) + 1 + len(first) + 1  # where the second hole's line starts
+    cut = {"inside the header": 40, "at the header's end": len(header), "inside a hole's line": third + 50,
+           "after a line": third}[where]  # fmt: skip
+    path.write_bytes(raw[:cut])
+    checked = CliRunner().invoke(app, ["replay", "--check", str(path)])
+    assert checked.exit_code == 1 and "Traceback" not in checked.output, checked.output
+    report = validate_file(path)
+    if where.startswith(("inside the header", "at the header")):
+        # Nothing to read: the header, written whole before any hole, was cut by a copy.
+        assert checked.stdout == (
+            f"{path}: invalid: truncated: the journal ends inside its first line at byte {cut} (line 1, column "
+            f"{cut + 1}), the end of the file: {CUT_SHORT}\n"
+        )
+        return
+    # The finished hole is read; a cut-off line is left out, and said with where it lies.
+    assert (report.status, report.holes_checked) == (Status.INCOMPLETE, 1), report.message
+    shown = CliRunner().invoke(app, ["replay", "--summary", "--no-color", str(path)])
+    assert shown.exit_code == 0 and "Traceback" not in shown.output
+    cut_off = (
+        f"the journal's last line, from byte {third} to the end of the file at byte {cut}, is unfinished and left "
+        "out: a hole's line cut off when the referee was killed, or by a copy that stopped or is still under way"
+    )
+    if where == "inside a hole's line":
+        through = r"status running: validates through hole 0 and its \d+ steps; "
+        assert re.fullmatch(through + re.escape(cut_off), report.message), report.message
+        assert checked.stdout == f"{path}: incomplete: {report.message}\n"
+        assert cut_off in shown.stderr
+    else:
+        assert "unfinished" not in report.message and "unfinished" not in shown.output

@@ -1,15 +1,18 @@
-"""The one narrator (golfref/game/narrate.py): every event kind the engine emits has words, in both voices."""
+"""The one narrator (golfref/game/narrate.py): every event kind the engine emits has words, in both voices,
+and a hole has one name, counted from 0, wherever a person reads it."""
 
 from __future__ import annotations
 
+import re
 import typing
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from golfref.game import engine
 from golfref.game.engine import Game, HoleEnd, Pile
-from golfref.game.narrate import BRIEF, SENTENCE, Narrator, Phrase, Role, reshuffle_text
+from golfref.game.narrate import BRIEF, SENTENCE, Narrator, Phrase, Role, hole_label, reshuffle_text
 from golfref.game.rules import resolve_rules
 from golfref.game.view import events_for
 
@@ -115,3 +118,32 @@ def test_how_a_hole_ended_and_a_reshuffle() -> None:
     assert narrator.hole_end(HoleEnd.CLOSED, 1) == "closed by bob"
     assert narrator.hole_end(HoleEnd.STOCK_EXHAUSTED, None) == "stock exhausted"
     assert reshuffle_text(40) == "stock empty: 40 cards of the discard pile reshuffled into it"
+
+
+# -- a hole's name -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hole", "holes", "label"),
+    [(0, 9, "hole 0 of 0-8"), (3, 9, "hole 3 of 0-8"), (8, 9, "hole 8 of 0-8"), (1, 2, "hole 1 of 0-1"),
+     (0, 1, "hole 0 (the only hole)")],
+)  # fmt: skip
+def test_a_hole_is_named_from_0_with_the_range_of_the_match(hole: int, holes: int, label: str) -> None:
+    assert hole_label(hole, holes) == label
+
+
+PACKAGE = Path(__file__).resolve().parent.parent / "golfref"
+# A hole's number shown plus one (`hole {game.hole + 1} of {holes}`, `Hole ${f.hole + 1}`): a count from 1.
+_FROM_ONE = re.compile(r"[Hh]ole \$?\{[^}]*\bhole\s*\+\s*1\b")
+
+
+def test_no_text_a_person_reads_names_a_hole_counted_from_1() -> None:
+    found = [
+        f"{path.relative_to(PACKAGE)}:{n}: {line.strip()}"
+        for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.js")])
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _FROM_ONE.search(line)
+    ]
+    assert not found, found
+    assert _FROM_ONE.search('lines.append(f"hole {game.hole + 1} of {self.rules.holes}")')
+    assert _FROM_ONE.search("`Hole ${f.hole + 1}`")

@@ -18,6 +18,7 @@ from golfref.stats.outcomes import (
     outcome_of,
     pair_outcomes,
     player_seats,
+    sweep_bound,
 )
 from golfref.stats.records import MatchRecord
 from golfref.stats.sprt import Gate, GateVerdict, SprtConfig, SprtState, gate_trace, sprt_trace
@@ -82,12 +83,56 @@ def test_the_pair_counts_its_paired_outcomes_and_an_elo_by_hand() -> None:
     assert p.elo.elo == pytest.approx(43.6577, abs=1e-4)
     # Its interval: SD 0.42696, SE 0.21348, t(0.975, 3) = 3.18245: [-0.117, 1.242], past both ends: infinite.
     assert p.score.low == pytest.approx(-0.11688, abs=1e-4) and p.score.high == pytest.approx(1.24188, abs=1e-4)
-    assert p.elo.low == -math.inf and p.elo.high == math.inf
+    assert p.elo.low == -math.inf and p.elo.high == math.inf and p.elo.sweep is None
     flipped = outcome_of([p], "B", "A")
     assert flipped is not None and (flipped.wins, flipped.losses, flipped.paired) == (3, 4, (1, 1, 1, 0, 1))
     assert flipped.elo.elo == pytest.approx(-43.6577, abs=1e-4)
     assert all_pair_outcomes(FIXTURE) == (p,)
-    assert p.to_json()["elo_low"] == "-inf"
+    # An interval open at both ends is null at both in JSON: never inf, which is no JSON.
+    assert (p.to_json()["elo_low"], p.to_json()["elo_high"], p.to_json()["sweep"]) == (None, None, None)
+
+
+def sweep(deal_sets: int, a_wins: bool) -> tuple[MatchRecord, ...]:
+    """`deal_sets` deal sets of A against B, both seatings, one hole a match: A wins every match, or loses every one."""
+    won, lost = (1, 5) if a_wins else (5, 1), (5, 1) if a_wins else (1, 5)
+    return tuple(r for d in range(deal_sets) for r in (record(2 * d, d, ("A", "B"), (won,)),
+                                                       record(2 * d + 1, d, ("B", "A"), (lost,))))  # fmt: skip
+
+
+@pytest.mark.parametrize("a_wins", [True, False], ids=["won all", "lost all"])
+def test_a_sweep_has_no_elo_and_a_one_sided_interval_by_hand(a_wins: bool) -> None:
+    # Once `-inf [-inf, -inf]`: a score of 0 (or 1) has no finite Elo, and its t-interval no width.
+    p = pair_outcomes(sweep(6, a_wins), "A", "B")
+    assert p is not None and (p.wins, p.losses) == ((12, 0) if a_wins else (0, 12))
+    # 6 deal sets, each swept: the exact 95% interval of the share swept starts at 0.025 ** (1/6) = 0.5407,
+    # whose Elo is -400 log10(1 / 0.5407 - 1) = +28.4: A is at least that much better (or B, when A lost all).
+    share = 0.025 ** (1 / 6)
+    assert sweep_bound(6, 0.95) == pytest.approx(share) and share == pytest.approx(0.54074, abs=1e-5)
+    bound = -400 * math.log10(1 / share - 1)
+    assert round(bound, 1) == 28.4
+    assert p.elo.elo is None
+    if a_wins:
+        assert p.elo.sweep is Outcome.WIN and p.elo.low == pytest.approx(bound) and p.elo.high == math.inf
+    else:
+        assert p.elo.sweep is Outcome.LOSS and p.elo.low == -math.inf and p.elo.high == pytest.approx(-bound)
+    flipped = p.flipped()
+    assert flipped.elo.sweep is (Outcome.LOSS if a_wins else Outcome.WIN)
+    assert (flipped.elo.low, flipped.elo.high) == (-p.elo.high, -p.elo.low)
+    data = p.to_json()
+    assert data["elo"] is None and data["sweep"] == ("won_all" if a_wins else "lost_all")
+    assert (data["elo_low"], data["elo_high"]) == ((p.elo.low, None) if a_wins else (None, p.elo.high))
+    # More deal sets, a tighter bound; under two deal sets, no interval at all (as for every other estimate).
+    more = pair_outcomes(sweep(20, a_wins), "A", "B")
+    assert more is not None and more.elo.low is not None and more.elo.high is not None
+    assert abs(more.elo.low if a_wins else more.elo.high) > bound
+    one = pair_outcomes(sweep(1, a_wins), "A", "B")
+    assert one is not None and (one.elo.elo, one.elo.low, one.elo.high) == (None, None, None)
+
+
+@pytest.mark.parametrize(("deal_sets", "confidence"), [(0, 0.95), (3, 1.0), (3, 0.0)])
+def test_the_sweep_bound_refuses_what_has_none(deal_sets: int, confidence: float) -> None:
+    with pytest.raises(ValueError, match="sweep_bound"):
+        sweep_bound(deal_sets, confidence)
 
 
 def test_a_finite_elo_interval_by_hand() -> None:

@@ -515,6 +515,14 @@ def test_fallback_and_faults_are_shown_at_their_turn() -> None:
     assert 'line: {"type": "answer", "id": 2, "action": "swap:99"}' in after
 
 
+def test_a_disqualification_names_its_hole_as_the_hole_headers_do() -> None:
+    doc = log_for("standard_2p")
+    doc["players"][BOT_SEAT].update(status="disqualified", disqualified_at={"hole": 1, "request": 5})
+    text = "\n".join(pretty.render_match(doc))
+    assert re.search(r"^1\s+bob\s+bobbot 2\.1\s+disqualified \(1 fault\) at hole 1 of 0-1$", text, re.M), text
+    assert "━━ hole 1 of 0-1 · " in text
+
+
 def test_unfinished_log_prints_what_was_played() -> None:
     doc = log_for("standard_2p")
     hole = doc["holes"][1]

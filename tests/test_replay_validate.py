@@ -26,7 +26,7 @@ from golfref.cli.app import app, main
 from golfref.cli.options import output_width, use_color
 from golfref.game.rules import resolve_rules
 from golfref.record import validate as replay_module
-from golfref.record.log import compute_digest
+from golfref.record.log import CUT_SHORT, compute_digest
 from golfref.record.validate import TAMPERED_MESSAGE, Status, Validation, validate, validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -802,7 +802,52 @@ def test_truncated_file_is_invalid(tmp_path: Path, keep: int) -> None:
     path.write_bytes(raw[:keep])
     report = validate_file(path)
     assert report.status is Status.INVALID and report.doc is None
-    assert report.message.startswith("truncated: the JSON ends early"), report.message
+    assert report.message.startswith(f"truncated: the JSON ends unfinished at byte {len(raw[:keep])} "), report.message
+    assert report.message.endswith(CUT_SHORT)
+
+
+def _cut_log(tmp_path: Path, cut: str) -> tuple[Path, bytes]:
+    """A log file cut short: its last 100 or 2 bytes removed, cut in the middle, after non-ASCII text or inside it."""
+    raw = (LOGS / "standard_2p.json").read_bytes()
+    if cut == "non-ascii":
+        doc = orjson.loads(raw)
+        doc["players"][0]["name"] = "Zoë ♠ ünï"
+        raw = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)
+        # After ü, n and ï the offsets of bytes and characters differ; one byte fewer cuts ï in two.
+        kept = raw[: raw.index("ünï".encode()) + 5]
+    elif cut == "inside a character":
+        kept = _cut_log(tmp_path, "non-ascii")[1][:-1]
+    else:
+        kept = raw[: {"100": -100, "2": -2, "middle": len(raw) // 2}[cut]]
+    path = tmp_path / "cut.json"
+    path.write_bytes(kept)
+    return path, kept
+
+
+@pytest.mark.parametrize("cut", ["100", "2", "middle", "non-ascii", "inside a character"])
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--check"], ["audit"]], ids=" ".join)
+def test_a_log_cut_short_names_the_file_the_byte_where_it_ends_and_what_to_do(
+    tmp_path: Path, cut: str, command: list[str]
+) -> None:
+    path, kept = _cut_log(tmp_path, cut)
+    done = runner.invoke(app, [*command, str(path)])
+    assert done.exit_code == 1 and "Traceback" not in done.output, done.output
+    column = len(kept.decode("utf-8", errors="ignore")) + 1
+    expected = f"truncated: the JSON ends unfinished at byte {len(kept)} (line 1, column {column}), the end of the file"
+    (line,) = [line for line in done.output.splitlines() if "truncated" in line]
+    assert f"{path}: " in line and f"{expected}: {CUT_SHORT}" in line, line
+    assert "cut short" in CUT_SHORT and "golfref replay reads" in CUT_SHORT
+    assert f"the end of the file: {CUT_SHORT}" in (ROOT / "docs" / "LOG_FORMAT.md").read_text(encoding="utf-8")
+    if cut in ("non-ascii", "inside a character"):
+        assert column < len(kept) + 1
+
+
+def test_json_broken_inside_is_named_at_its_byte(tmp_path: Path) -> None:
+    path = tmp_path / "log.json"
+    path.write_bytes('{"é": "♠♠", "b": x}'.encode())
+    report = validate_file(path)
+    # 'x' is character 17 and byte 22: the offset a byte-level tool (dd, head -c, a hex editor) finds it at.
+    assert report.message == "not JSON: unexpected character, expected a JSON value at byte 22 (line 1, column 18)"
 
 
 @pytest.mark.parametrize(
@@ -1086,6 +1131,12 @@ def one_error_line(result: Any, code: int) -> str:
     return str(lines[0])
 
 
+TRUNCATED_300 = (
+    f"truncated: the JSON ends unfinished at byte 300 (line 1, column 301), the end of the file: {CUT_SHORT}"
+)
+"""The error of a log cut after its first 300 bytes (`mixed`'s fifth file)."""
+
+
 @pytest.fixture()
 def mixed(tmp_path: Path) -> list[str]:
     """A valid, an incomplete, a tampered, an invalid, a truncated and a missing log."""
@@ -1112,7 +1163,7 @@ def test_check_prints_one_line_per_log(mixed: list[str]) -> None:
         f"{mixed[1]}: incomplete: status interrupted: validates through hole 1 and its 22 steps (the hole was open)",
         f"{mixed[2]}: tampered: {TAMPERED_MESSAGE}",
         f"{mixed[3]}: invalid: field totals: the holes give [37, 117], the log says [38, 117]",
-        f"{mixed[4]}: invalid: truncated: the JSON ends early (line 1)",
+        f"{mixed[4]}: invalid: {TRUNCATED_300}",
         f"{mixed[5]}: no such file",
     ]
     assert result.stderr == ""
@@ -1150,7 +1201,7 @@ def test_showing_a_tampered_or_invalid_log_prints_only_the_error(mixed: list[str
 
 
 @pytest.mark.parametrize(
-    ("index", "problem", "code"), [(4, "truncated: the JSON ends early (line 1)", 1), (5, "no such file", 2)]
+    ("index", "problem", "code"), [(4, TRUNCATED_300, 1), (5, "no such file", 2)]
 )
 def test_showing_an_unreadable_file(mixed: list[str], index: int, problem: str, code: int) -> None:
     assert one_error_line(invoke(mixed[index]), code) == f"golfref: error: {mixed[index]}: {problem}"

@@ -25,9 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from golfref.show.html_replay import render_html
+from golfref.show.html_report import report_data
+from golfref.tournament.results import Verdicts, tournament_results
 from golfref.tournament.runner import load_stored
 from tests.browser import needs_browser
 from tests.conftest import ROOT
+from tests.test_outcomes import sweep
+from tests.test_tournament_text import SWEEP_BOUND, stored, strict_json
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -166,6 +171,24 @@ def test_the_report_data_are_the_statistics_of_the_store(verdicts_dir: Path) -> 
     holes = {row[0]: int(row[1]) for row in data["endings"]["rows"]}
     played = {n: sum(len(r.hole_scores) * r.seating.count(n) for r in counted) for n in ("good", "greedy", "random")}
     assert holes == played
+
+
+@pytest.mark.parametrize("a_wins", [True, False], ids=["won all", "lost all"])
+def test_a_sweep_on_the_report_is_words_and_a_finite_bound(a_wins: bool) -> None:
+    # Once `-inf [-inf, -inf]` in the outcomes table; the page's data is read by JSON.parse, which takes no inf.
+    results = tournament_results(stored(sweep(6, a_wins), "A"), Verdicts(None, None, None, None))
+    page = render_html(report_data(results, {}, {}, {}, replays=False), "standings")
+    data = page_data(page)
+    assert strict_json(json.dumps(data)) == data
+    for key in ("outcomes", "gauntlet"):
+        (row,) = data[key]["rows"]
+        assert not any(re.search(r"inf|nan", cell, flags=re.I) for cell in row), row
+        cells = ["n/a (won all)", f">= {SWEEP_BOUND}"] if a_wins else ["n/a (lost all)", f"<= -{SWEEP_BOUND[1:]}"]
+        elo = data[key]["headers"].index("Elo")
+        assert row[elo : elo + 2] == cells
+    (pair,) = data["outcomes"]["pairs"]
+    assert pair["elo"] is None and pair["sweep"] == ("won_all" if a_wins else "lost_all")
+    assert "n/a at a sweep" in data["outcomes"]["notes"]["Elo"] and "infinite" not in data["outcomes"]["notes"]["Elo"]
 
 
 # -- in the browser ------------------------------------------------------------------------------

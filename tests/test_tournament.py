@@ -81,6 +81,17 @@ def test_gate_and_sprt_must_name_players_of_the_pool() -> None:
     assert "stop.sprt.d1: d1 must differ from d0" in text
 
 
+def test_a_fingerprint_exclusion_is_no_part_of_the_config_hash(tmp_path: Path) -> None:
+    # A tournament refused for a file that is not the bot's resumes once the file is excluded: the
+    # key decides no match, so it does not make the config another one.
+    (tmp_path / "bot.py").write_text("pass\n", encoding="utf-8")
+    bot = f"{{name: x, command: [python3, bot.py], cwd: {json.dumps(str(tmp_path))}}}"
+    excluding = bot[:-1] + ", fingerprint: {exclude: [out.txt, '*.log']}}"
+    plain, other = (parse_tournament(config_text([p, *BUILTINS[:1]])) for p in (bot, excluding))
+    assert other.players[0].fingerprint_exclude == ("out.txt", "*.log") and plain.players[0].fingerprint_exclude == ()
+    assert other.digest() == plain.digest() and "out.txt" not in json.dumps(other.canonical())
+
+
 def test_fail_on_decides_the_exit_status_only_and_duplicate_deals_the_matches() -> None:
     from golfref.config.match import FailOn
 

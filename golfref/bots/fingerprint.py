@@ -12,8 +12,11 @@ For each external bot the referee hashes, before any bot starts:
   directory when the file is an interpreter given no script, as in `python3 -m bot`),
   walked in sorted order of relative path, skipping `__pycache__` and version-control
   folders, and the referee's own outputs inside it (`outputs`: a tournament's results
-  folder, a match's log, its folder and its transcripts), which change as matches are
-  played and are no part of the bot. The hash covers the compact JSON array of `[relative path, size, sha256]` of
+  folder, a match's log, its folder and its transcripts, a tournament's report and JUnit
+  file, the file this process's output is redirected into), which change as matches are
+  played and are no part of the bot, and the files its player's config leaves out
+  (`fingerprint: {exclude: [...]}`: glob patterns relative to that folder, `excluded`, which
+  the fingerprint then records). The hash covers the compact JSON array of `[relative path, size, sha256]` of
   each file. The walk stops before the first file that would take the total past
   `DIRECTORY_CAP_BYTES` or the count past `DIRECTORY_CAP_FILES`, and says `truncated`.
 
@@ -22,9 +25,11 @@ docs/LOG_FORMAT.md (players) documents the recorded object.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import os
 import shutil
+import stat
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -40,8 +45,11 @@ __all__ = [
     "Build",
     "bot_file",
     "build",
+    "changed_files",
     "changes",
+    "excluded",
     "fingerprint",
+    "redirected_into",
 ]
 
 DIRECTORY_CAP_BYTES = 64 * 1024 * 1024
@@ -155,8 +163,40 @@ Listing = tuple[tuple[str, int, str], ...]
 """What a directory hash covers: (relative path, size, sha256) of each file, in order."""
 
 
+def excluded(rel: str, patterns: Sequence[str]) -> bool:
+    """Whether a file at `rel` (relative to the bot's folder, `/` separators) is left out by one of `patterns`.
+
+    A pattern is shell-style (`*`, `?`, `[...]`; `*` crosses `/` too, so `*.log` is any log at
+    any depth) and matches the file's path or the path of a folder holding it (`logs` leaves
+    out everything under `logs/`). A leading `./` and a trailing `/` are ignored.
+    """
+    if not patterns:
+        return False
+    parts = rel.split("/")
+    paths = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+    return any(fnmatch.fnmatchcase(path, _bare(pattern)) for pattern in patterns for path in paths)
+
+
+def _bare(pattern: str) -> str:
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return pattern.rstrip("/") or pattern
+
+
+def _summary(listing: Listing, truncated: bool, exclude: Sequence[str]) -> dict[str, Any]:
+    summary: dict[str, Any] = {
+        "sha256": hashlib.sha256(orjson.dumps(listing)).hexdigest(),
+        "files": len(listing),
+        "bytes": sum(size for _, size, _ in listing),
+        "truncated": truncated,
+    }
+    if exclude:
+        summary["excluded"] = list(exclude)  # the log says what the hash does not cover
+    return summary
+
+
 def _directory(
-    root: Path, cap_bytes: int, cap_files: int, outputs: Iterable[str | Path] = ()
+    root: Path, cap_bytes: int, cap_files: int, outputs: Iterable[str | Path] = (), exclude: Sequence[str] = ()
 ) -> tuple[dict[str, Any], Listing]:
     # Walked from its real path, so that the outputs' real paths can be compared with the entries'.
     real = Path(os.path.realpath(root))
@@ -164,6 +204,8 @@ def _directory(
     total = 0
     truncated = False
     for rel, path in _files_under(real, _left_out(real, outputs)):
+        if excluded(rel, exclude):
+            continue  # before the caps: a file left out takes no share of them
         try:
             st = os.stat(path)
             size = st.st_size
@@ -175,13 +217,7 @@ def _directory(
             continue  # unreadable (or gone while walking): not part of what the bot can run
         listing.append((rel, size, digest))
         total += size
-    summary = {
-        "sha256": hashlib.sha256(orjson.dumps(listing)).hexdigest(),
-        "files": len(listing),
-        "bytes": total,
-        "truncated": truncated,
-    }
-    return summary, tuple(listing)
+    return _summary(tuple(listing), truncated, exclude), tuple(listing)
 
 
 @dataclass(frozen=True)
@@ -192,6 +228,8 @@ class Build:
     listing: Listing
     own: str | None = None
     """The file's path in the listing, when it lies in the folder hashed (its change is said once)."""
+    root: str | None = None
+    """The real path of the folder hashed (None in a build stored before golfref kept it)."""
 
     def key(self) -> tuple[str, str]:
         """What identifies the build: the SHA-256 of its file and of its folder's listing."""
@@ -199,13 +237,64 @@ class Build:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (`from_json` reads it back)."""
-        return {"fingerprint": self.fingerprint, "listing": [list(entry) for entry in self.listing], "own": self.own}
+        listing = [list(entry) for entry in self.listing]
+        return {"fingerprint": self.fingerprint, "listing": listing, "own": self.own, "root": self.root}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Build:
         """The build `to_json` wrote."""
         listing = tuple((str(r), int(n), str(h)) for r, n, h in data["listing"])
-        return Build(data["fingerprint"], listing, data.get("own"))
+        return Build(data["fingerprint"], listing, data.get("own"), data.get("root"))
+
+    def without(self, exclude: Sequence[str], outputs: Iterable[str | Path], root: str | None = None) -> Build:
+        """This build as if taken with `exclude` and `outputs` left out too (`root`: the folder, if not known).
+
+        A tournament compares the build it started with against one taken now: what is left
+        out now (a pattern added to the config, a file golfref wrote since) is left out of both.
+        """
+        folder = self.root or root
+        inside = _left_out(Path(folder), outputs) if folder is not None else frozenset()
+        kept = tuple(
+            entry
+            for entry in self.listing
+            if not excluded(entry[0], exclude) and not _under(os.path.join(folder or "", entry[0]), inside)
+        )
+        if kept == self.listing and self.fingerprint["directory"].get("excluded", []) == list(exclude):
+            return self
+        summary = _summary(kept, self.fingerprint["directory"]["truncated"], exclude)
+        return Build({**self.fingerprint, "directory": summary}, kept, self.own, self.root)
+
+
+def _under(path: str, left_out: frozenset[str]) -> bool:
+    return any(path == out or path.startswith(out + os.sep) for out in left_out)
+
+
+def redirected_into(found: Build, streams: Sequence[int] = (1, 2)) -> tuple[str, ...]:
+    """The files of `found` (relative paths) that this process's `streams` (stdout, stderr) are redirected into.
+
+    `golfref tournament > out.txt` run in a bot's folder makes the shell recreate out.txt
+    before golfref starts, on every run: golfref's own output, never the bot's. The file
+    is known by its device and inode, which a redirection shares with the open stream.
+    """
+    ids = set()
+    for fd in streams:
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            ids.add((st.st_dev, st.st_ino))
+    if not ids or found.root is None:
+        return ()
+    hits = []
+    for rel, _, _ in found.listing:
+        try:
+            st = os.stat(os.path.join(found.root, rel))
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in ids:
+            hits.append(rel)
+    return tuple(hits)
 
 
 def build(
@@ -215,6 +304,7 @@ def build(
     outputs: Iterable[str | Path] = (),
     cap_bytes: int = DIRECTORY_CAP_BYTES,
     cap_files: int = DIRECTORY_CAP_FILES,
+    exclude: Sequence[str] = (),
 ) -> Build | None:
     """The bot's build (see `fingerprint`, which takes the same arguments); None when its program cannot be found."""
     where = Path(cwd) if cwd is not None else Path.cwd()
@@ -227,14 +317,28 @@ def build(
         digest = _digest(path, path.stat())
     except OSError:
         return None
-    summary, listing = _directory(directory, cap_bytes, cap_files, outputs)
+    summary, listing = _directory(directory, cap_bytes, cap_files, outputs, exclude)
     real, folder = os.path.realpath(path), os.path.realpath(directory)
     own = Path(os.path.relpath(real, folder)).as_posix() if real.startswith(folder + os.sep) else None
-    return Build({"file": written, "sha256": digest, "directory": summary}, listing, own)
+    return Build({"file": written, "sha256": digest, "directory": summary}, listing, own, folder)
 
 
 _NAMED = 3
 """How many of a folder's changed files `changes` names before it counts the rest."""
+
+
+def changed_files(before: Build, after: Build) -> dict[str, list[str]]:
+    """The files of the bot's folder that differ between two builds, by how: `changed`, `added`, `removed`.
+
+    The bot's own file is not among them (its change is `fingerprint["sha256"]`'s).
+    """
+    old = {rel: (size, digest) for rel, size, digest in before.listing}
+    new = {rel: (size, digest) for rel, size, digest in after.listing}
+    return {
+        "changed": sorted(rel for rel in old.keys() & new.keys() if old[rel] != new[rel] and rel != before.own),
+        "added": sorted(new.keys() - old.keys()),
+        "removed": sorted(old.keys() - new.keys()),
+    }
 
 
 def changes(before: Build, after: Build | None) -> str | None:
@@ -246,11 +350,7 @@ def changes(before: Build, after: Build | None) -> str | None:
     said = []
     if after.fingerprint["sha256"] != before.fingerprint["sha256"]:
         said.append(f"its file {before.fingerprint['file']} changed")
-    old = {rel: (size, digest) for rel, size, digest in before.listing}
-    new = {rel: (size, digest) for rel, size, digest in after.listing}
-    changed = sorted(rel for rel in old.keys() & new.keys() if old[rel] != new[rel] and rel != before.own)
-    for what, names in (("changed", changed), ("added", sorted(new.keys() - old.keys())),
-                        ("removed", sorted(old.keys() - new.keys()))):  # fmt: skip
+    for what, names in changed_files(before, after).items():
         if names:
             more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
             said.append(f"{what} in its folder: {', '.join(names[:_NAMED])}{more}")
@@ -266,12 +366,14 @@ def fingerprint(
     cap_bytes: int = DIRECTORY_CAP_BYTES,
     cap_files: int = DIRECTORY_CAP_FILES,
     outputs: Iterable[str | Path] = (),
+    exclude: Sequence[str] = (),
 ) -> dict[str, Any] | None:
     """The fingerprint of a bot as recorded in the log; None when its program cannot be found or read.
 
     `cwd` is the bot's working directory (None: the current one), `env` the extra
     environment the config gives it (its PATH decides where a bare program name is found),
-    `outputs` the referee's files and folders to leave out where they lie inside the bot's folder.
+    `outputs` the referee's files and folders to leave out where they lie inside the bot's folder,
+    `exclude` the player's patterns of files in its folder that are not the bot's (`excluded`).
     """
-    found = build(command, cwd, env, outputs, cap_bytes, cap_files)
+    found = build(command, cwd, env, outputs, cap_bytes, cap_files, exclude)
     return None if found is None else found.fingerprint

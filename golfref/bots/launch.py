@@ -240,7 +240,9 @@ class ProcessLauncher:
     def fingerprint(self, seat: int, player: PlayerSpec, outputs: Sequence[Path]) -> dict[str, Any] | None:
         """The fingerprint of the player's files (`fingerprint.fingerprint`)."""
         assert player.command is not None
-        return fingerprint(player.command, player.cwd, dict(player.env), outputs=outputs)
+        return fingerprint(
+            player.command, player.cwd, dict(player.env), outputs=outputs, exclude=player.fingerprint_exclude
+        )
 
     def start(self, seat: int, player: PlayerSpec) -> StartedBot:
         """Start the player's program in its sandbox and add it to the pool."""

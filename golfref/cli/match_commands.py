@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..show.terminal import hole_label, sanitize
+from ..show.terminal import sanitize
 from .exits import EXIT_FAULTED, EXIT_INTERNAL, EXITS, fail, fail_config
 from .inputs import (
     check_sandboxes,
@@ -253,6 +253,7 @@ def _live_line(cfg: MatchConfig, quiet: bool, as_json: bool) -> LiveProgress | N
 
 def _hole_lines(cfg: MatchConfig, live: LiveProgress | None) -> Callable[[HoleResult, tuple[str, ...]], None]:
     """What is shown at the end of each hole: a line of its scores on stderr (and the live line's update)."""
+    from ..game.narrate import hole_label
 
     def progress(result: HoleResult, names: tuple[str, ...]) -> None:
         if live is not None:

@@ -26,6 +26,7 @@ from .options import AcceptFaultsOpt, StrictOpt, check_fault_flags, chosen_fail_
 from .output import err, one_line, out
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
 
     from ..config.match import FailOn
@@ -200,7 +201,7 @@ def tournament(
     _check_before_any_match(cfg, sign, cluster)
     executor = _executor(cluster, workers, cluster_upload, cluster_per_worker)
     live = not quiet and not as_json and as_csv is None and sys.stderr.isatty()
-    outcome = _play(cfg, workers, executor, sign, live)
+    outcome = _play(cfg, workers, executor, sign, live, _own_outputs(html, junit))
     stored = _stored_or_fail(cfg.results)
     sprt_player = None if cfg.sprt is None else cfg.sprt.player
     verdicts = Verdicts(cfg.gate, sprt_decision(cfg, stored.records), sprt_player, cfg.fail_on, cfg.sprt)
@@ -295,8 +296,23 @@ def _executor(
     return _Cluster(*_cluster_executor(cluster, upload, per_worker))
 
 
+def _own_outputs(html: str | None, junit: str | None) -> list[Path]:
+    """The files this command writes beside the results folder: no bot's fingerprint covers them."""
+    from pathlib import Path
+
+    from ..show.html_report import replays_folder
+
+    reports = [] if html is None else [Path(html), replays_folder(Path(html))]
+    return [*reports, *([] if junit is None else [Path(junit)])]
+
+
 def _play(
-    cfg: TournamentConfig, workers: int | None, cluster: _Cluster | None, sign: str | None, live: bool
+    cfg: TournamentConfig,
+    workers: int | None,
+    cluster: _Cluster | None,
+    sign: str | None,
+    live: bool,
+    outputs: Sequence[Path] = (),
 ) -> TournamentResult:
     """Run the tournament (with the live display on a terminal), its errors as golfref's one-line errors."""
     from pathlib import Path
@@ -313,13 +329,17 @@ def _play(
     cluster_errors = () if cluster is None else cluster.errors
     try:
         with view if view is not None else contextlib.nullcontext():
-            return run_tournament(
+            result = run_tournament(
                 cfg,
                 workers=workers,
                 executor=None if cluster is None else cluster.executor,
                 on_progress=None if view is None else view.update,
                 sign_key=None if sign is None else Path(sign).resolve(),
+                outputs=outputs,
             )
+        for note in result.notes:
+            err(sanitize(f"golfref: {note}"))
+        return result
     except BotChanged as e:
         fail(str(e), EXIT_BOT_CHANGED)
     except (TournamentError, StoreError) as e:
@@ -477,12 +497,16 @@ def _stored_or_fail(directory: Path) -> StoredTournament:
 
 def _write_junit(path: str, results: TournamentResults) -> None:
     """`--junit FILE`: the JUnit XML of the results, or a one-line error."""
+    from pathlib import Path
+
     from ..show.tournament_text import write_results_junit
+    from ..tournament.runner import note_outputs
 
     try:
         write_results_junit(path, results)
     except OSError as e:
         fail(f"--junit {path}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
+    note_outputs(results.stored.directory, [Path(path)])
 
 
 def standings(
@@ -527,11 +551,13 @@ def _write_report_html(results: TournamentResults, target: str, replays: bool) -
     from pathlib import Path
 
     from ..show.html_report import replays_folder, write_report
+    from ..tournament.runner import note_outputs
 
     try:
         written = write_report(results, Path(target), replays)
     except OSError as e:
         fail(f"--html {target}: cannot write: {e.strerror or e}", EXIT_INTERNAL)
+    note_outputs(results.stored.directory, [Path(target), replays_folder(Path(target))])
     for line in written.problems:
         err(sanitize(one_line(f"golfref: warning: no replay for {line}")))
     if not replays:

@@ -121,6 +121,10 @@ class PlayerSpec:
     """More folders or files this bot alone sees read-only in the sandbox (absolute). Like the config's
     ``sandbox`` section, not part of `to_json` (so neither of a tournament's digest: a resume may
     change them): the log records them in ``players[i].sandbox.paths`` (docs/SANDBOX.md)."""
+    fingerprint_exclude: tuple[str, ...] = ()
+    """Glob patterns, relative to the bot's folder, of files there that are not the bot's (``fingerprint:
+    {exclude: [...]}``), left out of its fingerprint. Not part of `to_json` either, so that a tournament refused
+    for such a file resumes once the pattern is added: the log records them in its fingerprint's ``excluded``."""
 
     python: str | None = None
     """A Python policy in the referee's process: its ``module:object`` reference, or `OBJECT` for an object
@@ -790,7 +794,7 @@ def _players(items: list[Any], skip: set[int], where: Where, base: Path) -> tupl
             continue
         seen[name] = i
         if "builtin" in item:
-            for key in ("cwd", "env", "sandbox", "process"):
+            for key in ("cwd", "env", "sandbox", "fingerprint", "process"):
                 if key in item:
                     where.add(("players", i, key), "applies only to a player with a command")
             options = item.get("options") or {}
@@ -863,10 +867,32 @@ def _players(items: list[Any], skip: set[int], where: Where, base: Path) -> tupl
                 where.add(("players", i, "sandbox", "paths", k), problem)
                 continue
             visible.append(str((base / entry).resolve()))
-        out.append(
-            PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env), sandbox_paths=tuple(visible))
-        )
+        exclude = (item.get("fingerprint") or {}).get("exclude", ())
+        for k, pattern in enumerate(exclude):
+            problem = exclude_problem(pattern)
+            if problem:
+                where.add(("players", i, "fingerprint", "exclude", k), problem)
+        out.append(PlayerSpec(name=name, command=tuple(argv), cwd=str(cwd), env=tuple(env),
+                              sandbox_paths=tuple(visible), fingerprint_exclude=tuple(exclude)))  # fmt: skip
     return tuple(out)
+
+
+def exclude_problem(pattern: str) -> str | None:
+    """Why a `fingerprint.exclude` pattern cannot name files of the bot's folder that are not the bot's, or None."""
+    if "\0" in pattern:
+        return "the pattern holds a NUL character"
+    if pattern.startswith("/"):
+        return (f"{shown(pattern)} is an absolute path: a pattern is relative to the bot's folder (the folder of "
+                "its program), as out.txt or logs/*.log")  # fmt: skip
+    if ".." in pattern.split("/"):
+        return f"{shown(pattern)} reaches out of the bot's folder (..): a pattern names files inside it"
+    bare = pattern
+    while bare.startswith("./"):
+        bare = bare[2:]
+    if bare.rstrip("/") in ("", ".") or set(bare) <= {"*", "/"}:
+        return (f"{shown(pattern)} would leave out every file of the bot's folder, so its fingerprint would cover "
+                "nothing beside its program: name the files that are not the bot's")  # fmt: skip
+    return None
 
 
 def _interpreter_path() -> str:
@@ -877,7 +903,7 @@ def _interpreter_path() -> str:
 def _python_player(item: Mapping[str, Any], i: int, where: Where, base: Path) -> PlayerSpec | None:
     """A python player in the referee's process: its policy imported from its cwd now, so that a bad one is a
     config error naming the player and key."""
-    for key in ("env", "sandbox"):
+    for key in ("env", "sandbox", "fingerprint"):
         if key in item:
             where.add(("players", i, key), "applies only to a bot process (a command, or python with process: true)")
     cwd = base / item["cwd"] if "cwd" in item else base

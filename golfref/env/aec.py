@@ -21,7 +21,7 @@ from pettingzoo.utils import wrappers
 
 from golfref.config.match import MatchConfig, load_config
 from golfref.game.engine import Action, Game
-from golfref.game.narrate import Narrator
+from golfref.game.narrate import Narrator, hole_label
 from golfref.game.rules import PRESETS, Rules, RulesError, resolve_rules
 from golfref.game.view import SeatView, events_for, view
 from golfref.kit import golfbot
@@ -284,7 +284,7 @@ class GolfAEC(AECEnv[str, dict[str, np.ndarray[Any, Any]], int]):
         lines += _narrate(self._narrator, events)
         self._rendered = (game.hole, len(game.events))
         status = "match over" if game.over else f"{self.possible_agents[game.to_move or 0]} to move"
-        lines.append(f"hole {game.hole + 1} of {self.rules.holes}, {status}; totals {list(game.totals)}")
+        lines.append(f"{hole_label(game.hole, self.rules.holes)}, {status}; totals {list(game.totals)}")
         cols = self.rules.cols
         for s, grid in enumerate(game.grids):
             cells = [game.cards[c].name if game.up[c] else "##" for c in grid]

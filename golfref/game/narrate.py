@@ -1,6 +1,7 @@
 """The one narrator of what every player sees: the public events, how a hole ended, the rules.
 
-The text printer, the human seat's screen and the HTML replay all take their words from here.
+The text printer, the human seat's screen, the HTML replay, `golfref run`'s lines and the
+environment's render all take their words from here, the name of a hole (`hole_label`) included.
 An event is told from its wire form (`view.events_for`: what the viewer may see of it), per kind
 in two voices, one table each: `BRIEF`, the terse phrases of a turn that the terminal prints
 (`stock 7♠ → slot 3 face down, K♥ out`), and `SENTENCE`, the sentences of the HTML replay
@@ -21,7 +22,7 @@ from typing import Any, Final, NamedTuple
 from .engine import HoleEnd, HoleResult
 from .rules import Cancel, KnockPenalty, Lines, NegativePairs, PairScope, Reveal, RevealChoice, Rules
 
-__all__ = ["BRIEF", "SENTENCE", "Narrator", "Phrase", "Piece", "Role", "reshuffle_text", "rules_summary"]
+__all__ = ["BRIEF", "SENTENCE", "Narrator", "Phrase", "Piece", "Role", "hole_label", "reshuffle_text", "rules_summary"]
 
 Event = dict[str, Any]
 """A public event as the wire writes it (`view.events_for`)."""
@@ -52,6 +53,16 @@ Phrase = tuple[Piece, ...]
 
 _ARROW: Final = Piece("→", Role.ARROW)
 _EXCHANGE: Final = Piece("↔", Role.EXCHANGE)
+
+
+def hole_label(hole: int, holes: int) -> str:
+    """`hole 3 of 0-8`: holes count from 0 everywhere (D2, the log), so the range names the last one too.
+
+    The one phrasing of where a match is, for every renderer; `holes` is the match's number of holes.
+    """
+    if holes == 1:
+        return f"hole {hole} (the only hole)"
+    return f"hole {hole} of 0-{holes - 1}"
 
 
 def _card(name: str | None) -> Piece:

@@ -34,6 +34,8 @@ __all__ = [
     "Journal",
     "JOURNAL_FORMAT",
     "recover_journal",
+    "journal_cut",
+    "CUT_SHORT",
     "canonical_bytes",
     "compute_digest",
     "SIGNATURE_SCHEME",
@@ -43,6 +45,7 @@ __all__ = [
     "LogSigner",
     "write_log",
     "read_log",
+    "read_log_bytes",
     "parse_log",
     "json_type",
     "not_a_log",
@@ -241,6 +244,11 @@ def read_log(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> di
     re-encodes to the exact bytes its digest covers. The journal of a match in play, or of
     one whose referee was killed, is read as the log it stands for (`recover_journal`).
     """
+    return parse_log(read_log_bytes(path, max_bytes))
+
+
+def read_log_bytes(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> bytes:
+    """The bytes of a log file, as `read_log` reads them; raises NotALog for what is no file to read."""
     p = Path(path)
     if p.is_dir():
         raise NotALog("is a directory, not a log")
@@ -253,7 +261,33 @@ def read_log(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> di
         raise NotALog(e.reason) from None
     except OSError as e:
         raise NotALog(f"cannot read: {e.strerror}") from None
-    return parse_log(raw)
+    return raw
+
+
+CUT_SHORT = (
+    "the file was cut short, by a copy that stopped or is still under way, or a full disk (golfref writes a log "
+    "whole, in one rename); copy it again from the match's log path, whose journal of finished holes golfref "
+    "replay reads while the match is still in play"
+)
+"""What a file cut short means and what to do, said after where it ends (docs/LOG_FORMAT.md, the journal)."""
+
+
+def _cut_short(raw: bytes, what: str) -> str:
+    """The error of a file that ends inside what it holds: where it ends (byte, line, column) and what to do."""
+    text = raw.decode("utf-8", errors="ignore")  # a last character cut in two is no character
+    line, column = text.count("\n") + 1, len(text) - text.rfind("\n")
+    return f"truncated: {what} at byte {len(raw)} (line {line}, column {column}), the end of the file: {CUT_SHORT}"
+
+
+def _place(error: orjson.JSONDecodeError, start: int = 0) -> str:
+    """Where orjson stopped, as a byte offset in the file (its `pos` counts characters) and line and column."""
+    chars = error.doc[: error.pos] if isinstance(error.doc, str) else None
+    at = start + (len(chars.encode("utf-8")) if chars is not None else error.pos)
+    return f"byte {at} (line {error.lineno}, column {error.colno})"
+
+
+def _reason(error: orjson.JSONDecodeError) -> str:
+    return str(error).split(":", 1)[0]
 
 
 def parse_log(raw: bytes) -> dict[str, Any]:
@@ -268,11 +302,12 @@ def parse_log(raw: bytes) -> dict[str, Any]:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as u:
-            raise LogError(f"not UTF-8 (byte {u.start})") from None
+            if u.reason != "unexpected end of data":  # else a character cut in two by the file's end
+                raise LogError(f"not UTF-8 (byte {u.start})") from None
+            raise LogError(_cut_short(raw, "the JSON ends unfinished")) from None
         if str(e).startswith("unexpected end of data") or e.pos >= len(raw.rstrip()):
-            raise LogError(f"truncated: the JSON ends early (line {e.lineno})") from None
-        reason = str(e).split(":", 1)[0]
-        raise LogError(f"not JSON: {reason} at line {e.lineno} column {e.colno}") from None
+            raise LogError(_cut_short(raw, "the JSON ends unfinished")) from None
+        raise LogError(f"not JSON: {_reason(e)} at {_place(e)}") from None
     if isinstance(doc, dict) and not _as_written(raw, doc):
         _refuse_duplicate_keys(raw, "")
     problem = not_a_log(doc)
@@ -605,11 +640,14 @@ def recover_journal(raw: bytes) -> dict[str, Any]:
     lines = raw.split(b"\n")
     chain = ""
     doc: dict[str, Any] | None = None
+    start = 0  # the byte where the line begins
     for number, line in enumerate(lines[:-1], start=1):  # the last piece lacks its newline: cut off
         try:
             entry = orjson.loads(line)
         except orjson.JSONDecodeError as e:
-            raise LogError(f"journal line {number}: not JSON: {str(e).split(':', 1)[0]}") from None
+            where = _place(e, start).replace("line 1, ", "")  # the line is the journal's, named before
+            raise LogError(f"journal line {number}: not JSON: {_reason(e)} at {where}") from None
+        start += len(line) + 1
         if not isinstance(entry, dict) or not isinstance(entry.get("chain"), str):
             raise LogError(f"journal line {number}: not a journal entry (an object with a chain digest)")
         written = entry.pop("chain")
@@ -632,6 +670,20 @@ def recover_journal(raw: bytes) -> dict[str, Any]:
         if "players" in entry:
             doc["players"] = entry["players"]
     if doc is None:
-        raise LogError("truncated: the journal ends inside its first line")
+        raise LogError(_cut_short(raw, "the journal ends inside its first line"))
     doc["digest"] = compute_digest(doc)  # every line checked out: the log is as the referee wrote it
     return doc
+
+
+def journal_cut(raw: bytes) -> str | None:
+    """What a journal's unfinished last line is, in words, or None when `raw` is no journal or ends a line.
+
+    `recover_journal` leaves that line out; a reader is told where it lies and what it was.
+    """
+    if not raw.startswith(_JOURNAL_HEAD) or raw.endswith(b"\n") or b"\n" not in raw:
+        return None
+    start = raw.rindex(b"\n") + 1
+    return (
+        f"the journal's last line, from byte {start} to the end of the file at byte {len(raw)}, is unfinished and "
+        "left out: a hole's line cut off when the referee was killed, or by a copy that stopped or is still under way"
+    )

@@ -27,6 +27,7 @@ far as it goes and reported as `Status.INCOMPLETE`, not as damaged.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import json
 import os
@@ -53,9 +54,11 @@ from .log import (
     TamperedLog,
     compute_digest,
     hole_result_json,
+    journal_cut,
     json_type,
     not_a_log,
-    read_log,
+    parse_log,
+    read_log_bytes,
 )
 from .matchlog import (
     Chooser,
@@ -128,14 +131,19 @@ class _Invalid(Exception):
 def validate_file(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> Validation:
     """Read and validate one log file (of at most `max_bytes`); an unreadable file is INVALID (never an exception)."""
     try:
-        doc = read_log(path, max_bytes)
+        raw = read_log_bytes(path, max_bytes)
+        doc = parse_log(raw)
     except TamperedLog as e:
         return Validation(Status.TAMPERED, str(e), 0, None)
     except NotALog as e:
         return Validation(Status.NOT_A_LOG, str(e), 0, None)
     except LogError as e:
         return Validation(Status.INVALID, str(e), 0, None)
-    return validate(doc)
+    report = validate(doc)
+    cut = journal_cut(raw)
+    if cut is not None and report.status is Status.INCOMPLETE:
+        report = dataclasses.replace(report, message=f"{report.message}; {cut}")
+    return report
 
 
 # -- the three layers ------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..game.cards import Card, Rank, Suit
 from ..game.engine import Game, HoleResult, Move, Shuffle
-from ..game.narrate import Narrator, Phrase, Role, reshuffle_text, rules_summary
+from ..game.narrate import Narrator, Phrase, Role, hole_label, reshuffle_text, rules_summary
 from ..game.rules import Rules, rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_seen, view
@@ -42,7 +42,7 @@ from ..record.faults import Fault
 from ..record.matchlog import Chooser, DecisionStep, LogLike, LogPlayer, MatchLog, as_match_log, history_from_log
 from ..record.transcript import TranscriptLine
 from .inside import inside_data
-from .terminal import hole_label, show_bidi
+from .terminal import show_bidi
 
 __all__ = [
     "FrameKind",
@@ -175,7 +175,8 @@ def json_for_script(data: Any) -> str:
     """`data` as JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag, and
     no bidirectional control (a bot's name, stderr or message) can reorder what the page shows:
     each is shown escaped, `\\u202e`, as on the terminal (`terminal.show_bidi`)."""
-    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"))
+    # The page reads it with JSON.parse, which takes no Infinity or NaN: never write them.
+    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -370,8 +371,8 @@ class _Recorder:
                 if ended:
                     self.end_frame(h, len(hole.steps), game.results[-1])
             if not ended:
-                status = log.status.value
-                self.frames[-1]["note"] = f"The log ends here: hole {h} was not finished (match {status})."
+                status, name = log.status.value, hole_label(h, rules.holes)
+                self.frames[-1]["note"] = f"The log ends here: {name} was not finished (match {status})."
         return self.header()
 
     def frame(

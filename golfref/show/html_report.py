@@ -113,8 +113,9 @@ COLUMN_NOTES: dict[str, dict[str, str]] = {
         "W, D, L": "A's wins, draws and losses against B: the lower match total wins, equal totals draw, a forfeit "
         "loses (fallback holes at the forfeit score)",
         "score": "A's points per match, a win 1 and a draw 1/2, over deal sets",
-        "Elo": "-400 log10(1 / score - 1): positive favours A, infinite at a clean sweep; its interval is the "
-        "score's, mapped the same way",
+        "Elo": "-400 log10(1 / score - 1): positive favours A; its interval is the score's, mapped the same way. "
+        "n/a at a sweep (A won or lost every match: a score of 1 or 0 has no finite Elo); the interval is then "
+        "one-sided, its end from the exact interval of the share of deal sets swept",
         "paired": "deal sets by A's points over its matches with B in them, from 0 up (with two seatings "
         "0, 1/2, 1, 3/2, 2: fastchess's pentanomial counts)",
     },

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..game.cards import Card, Rank, Suit
 from ..game.engine import Decision, Event, Game, GameError, HoleResult, Move, Shuffle, placings
-from ..game.narrate import reshuffle_text, rules_summary
+from ..game.narrate import hole_label, reshuffle_text, rules_summary
 from ..game.rules import rules_from_dict
 from ..game.scoring import block_slots
 from ..game.view import events_for, events_seen, view
@@ -42,7 +42,6 @@ from ..record.matchlog import (
     history_from_log,
 )
 from .screen import BOLD, DEFAULT_WIDTH, DIM, MIN_WIDTH, Screen, Turn, check_width, columns, fill, fit, pad
-from .terminal import hole_label
 
 __all__ = ["DEFAULT_WIDTH", "MIN_WIDTH", "render_match"]
 
@@ -193,7 +192,7 @@ class _Printer(Screen):
                 status += f" ({count} fault{'s' if count != 1 else ''})"
             at = p.disqualified_at
             if at is not None and at.hole is not None:
-                status += f" at hole {at.hole}"
+                status += f" at {hole_label(at.hole, self.rules.holes)}"
             rows.append((str(i), self.names[i], program, status))
         return self.table(rows, right=(), shrink=2)
 

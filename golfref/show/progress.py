@@ -16,7 +16,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from .terminal import hole_label, sanitize
+from ..game.narrate import hole_label
+from .terminal import sanitize
 
 if TYPE_CHECKING:
     from ..game.engine import Game, HoleResult

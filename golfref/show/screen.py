@@ -25,10 +25,10 @@ from rich.style import Style
 
 from ..game.cards import Card, Rank
 from ..game.engine import Game, HoleEnd
-from ..game.narrate import Narrator, Phrase, Role, reshuffle_text
+from ..game.narrate import Narrator, Phrase, Role, hole_label, reshuffle_text
 from ..game.rules import Rules
 from ..record.matchlog import Chooser, DecisionStep
-from .terminal import hole_label, sanitize
+from .terminal import sanitize
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -1,8 +1,8 @@
-"""Text for people on a terminal: text that bots control made safe, and shared wording."""
+"""Text for people on a terminal: text that bots control made safe (a hole's name is the narrator's `hole_label`)."""
 
 from __future__ import annotations
 
-__all__ = ["BIDI_CONTROLS", "escaped", "hole_label", "sanitize", "show_bidi"]
+__all__ = ["BIDI_CONTROLS", "escaped", "sanitize", "show_bidi"]
 
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The bidirectional controls (ALM, LRM, RLM, the embeddings and overrides, the isolates): each can
@@ -28,9 +28,3 @@ def show_bidi(text: str) -> str:
         return text
     return "".join(escaped(ch) if ch in BIDI_CONTROLS else ch for ch in text)
 
-
-def hole_label(hole: int, holes: int) -> str:
-    """`hole 3 of 0-8`: holes count from 0 everywhere, so the range names the last one too."""
-    if holes == 1:
-        return f"hole {hole} (the only hole)"
-    return f"hole {hole} of 0-{holes - 1}"

@@ -49,7 +49,7 @@ def results_json(results: TournamentResults) -> str:
         },
         "bot_changes": [{"match": c.match_index, "player": c.player, "change": c.change} for c in stored.bot_changes],
     }
-    return json.dumps(data, ensure_ascii=False)
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)  # inf and NaN are no JSON: never write them
 
 
 def results_csv(results: TournamentResults, table: str) -> str:

@@ -11,7 +11,12 @@ Elo difference with its interval. Golf has the same shapes:
   sat (a win 1, a draw 1/2): with two seatings, 0, 1/2, 1, 3/2 or 2, the pentanomial.
 - The **Elo-like effect size** is the logistic Elo of A's mean points per match, over deal
   sets: ``elo(s) = -400 log10(1 / s - 1)``, with its interval the t-interval of the per-deal-set
-  points per match mapped through the same function (an end at or past 0 or 1 is infinite).
+  points per match mapped through the same function (an end at or past 0 or 1 leaves the
+  interval open on that side). A **sweep** (A won, or lost, every match) has no estimate: its
+  score is 1 (or 0), whose Elo is infinite, and its t-interval has no width. Its interval is
+  then one-sided and finite at the other end: each deal set A swept scores 1, so A's points per
+  match are at least the share of deal sets it sweeps, and the exact (Clopper-Pearson) interval
+  of that share, after n sweeps in n deal sets, starts at ``((1 - confidence) / 2) ** (1 / n)``.
 
 The per-seat, per-deal-set and hole-ending tables are here too; docs/TOURNAMENT_STATS.md says
 what each number means.
@@ -33,6 +38,7 @@ __all__ = [
     "Outcome",
     "match_outcome",
     "elo",
+    "sweep_bound",
     "EloEstimate",
     "PairOutcomes",
     "pair_outcomes",
@@ -91,12 +97,40 @@ def elo(score: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class EloEstimate:
-    """A's Elo-like advantage over B (positive favours A), with its interval; an end may be infinite."""
+    """A's Elo-like advantage over B (positive favours A), with its interval, open on a side it does not bound."""
 
-    elo: float
+    elo: float | None
+    """None at a sweep (`sweep` says which way): a score of 1 or 0 has no finite Elo to estimate."""
     low: float | None
-    """None under two deal sets (no interval)."""
+    """The interval's lower end, -inf where it has none; None under two deal sets (no interval)."""
     high: float | None
+    """The interval's upper end, +inf where it has none; None under two deal sets (no interval)."""
+    sweep: Outcome | None = None
+    """WIN when A won every match against B, LOSS when it lost every one, else None."""
+
+    def flipped(self) -> EloEstimate:
+        """The same estimate from B's side."""
+        sweep = {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(self.sweep) if self.sweep else None
+        return EloEstimate(
+            None if self.elo is None else -self.elo,
+            None if self.high is None else -self.high,
+            None if self.low is None else -self.low,
+            sweep,
+        )
+
+    def to_json(self) -> dict[str, float | str | None]:
+        """`elo`, `elo_low`, `elo_high` and `sweep` as JSON holds them: finite numbers or null, never inf or NaN.
+
+        Null `elo`: a sweep (`sweep`: "won_all" or "lost_all", from A's side). Null `elo_low` or
+        `elo_high`: the interval has no end on that side, or there is no interval at all (under two
+        deal sets).
+        """
+
+        def finite(x: float | None) -> float | None:
+            return x if x is not None and math.isfinite(x) else None
+
+        sweep = {Outcome.WIN: "won_all", Outcome.LOSS: "lost_all"}.get(self.sweep) if self.sweep else None
+        return {"elo": finite(self.elo), "elo_low": finite(self.low), "elo_high": finite(self.high), "sweep": sweep}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,20 +156,15 @@ class PairOutcomes:
 
     def flipped(self) -> PairOutcomes:
         """The same outcomes seen from B's side."""
-        e = self.elo
         return PairOutcomes(
             self.b, self.a, self.matches, self.losses, self.draws, self.wins, tuple(reversed(self.paired)),
             Estimate(1.0 - self.score.mean, self.score.se, None if self.score.high is None else 1.0 - self.score.high,
                      None if self.score.low is None else 1.0 - self.score.low, self.score.n, self.score.confidence),
-            EloEstimate(-e.elo, None if e.high is None else -e.high, None if e.low is None else -e.low),
+            self.elo.flipped(),
         )  # fmt: skip
 
     def to_json(self) -> dict[str, object]:
-        """A JSON-ready dict (an infinite Elo end as the string "inf" or "-inf")."""
-
-        def num(x: float | None) -> float | str | None:
-            return x if x is None or math.isfinite(x) else ("inf" if x > 0 else "-inf")
-
+        """A JSON-ready dict: every number finite (`EloEstimate.to_json` says what a null Elo field means)."""
         return {
             "a": self.a,
             "b": self.b,
@@ -148,16 +177,33 @@ class PairOutcomes:
             "score_low": self.score.low,
             "score_high": self.score.high,
             "deal_sets": self.score.n,
-            "elo": num(self.elo.elo),
-            "elo_low": num(self.elo.low),
-            "elo_high": num(self.elo.high),
+            **self.elo.to_json(),
         }
 
 
-def _elo_of(score: Estimate) -> EloEstimate:
+def sweep_bound(deal_sets: int, confidence: float) -> float:
+    """The lower bound of the points per match of a player that won every match of `deal_sets` deal sets.
+
+    The lower end of the exact (Clopper-Pearson) interval at `confidence` of the share of deal sets
+    it sweeps, all `deal_sets` of them so far: ``((1 - confidence) / 2) ** (1 / deal_sets)``.
+    """
+    if deal_sets < 1 or not 0.0 < confidence < 1.0:
+        raise ValueError(f"sweep_bound: needs deal sets >= 1 and 0 < confidence < 1, got {deal_sets}, {confidence}")
+    return float(((1.0 - confidence) / 2.0) ** (1.0 / deal_sets))
+
+
+def _elo_of(score: Estimate, sweep: Outcome | None) -> EloEstimate:
     def bounded(x: float) -> float:
         return elo(min(1.0, max(0.0, x)))
 
+    if sweep is not None:
+        # The t-interval of a sweep has no width ([1, 1]): its bound comes from the count of sweeps instead.
+        if score.n < 2:
+            return EloEstimate(None, None, None, sweep)
+        bound = elo(sweep_bound(score.n, score.confidence))
+        if sweep is Outcome.WIN:
+            return EloEstimate(None, bound, math.inf, sweep)
+        return EloEstimate(None, -math.inf, -bound, sweep)
     if score.low is None or score.high is None:
         return EloEstimate(elo(score.mean), None, None)
     return EloEstimate(elo(score.mean), bounded(score.low), bounded(score.high))
@@ -182,9 +228,11 @@ def pair_outcomes(
     for points in per_set.values():
         paired[round(2 * sum(points))] += 1
     score = estimate([sum(p) / len(p) for _, p in sorted(per_set.items())], confidence)
+    matches = sum(counts.values())
+    sweep = next((o for o in (Outcome.WIN, Outcome.LOSS) if counts[o] == matches), None)
     return PairOutcomes(
-        a, b, sum(counts.values()), counts[Outcome.WIN], counts[Outcome.DRAW], counts[Outcome.LOSS],
-        tuple(paired), score, _elo_of(score),
+        a, b, matches, counts[Outcome.WIN], counts[Outcome.DRAW], counts[Outcome.LOSS],
+        tuple(paired), score, _elo_of(score, sweep),
     )  # fmt: skip
 
 

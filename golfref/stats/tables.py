@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 from enum import Enum
 
-from .outcomes import PairOutcomes, outcome_of
+from .outcomes import EloEstimate, Outcome, PairOutcomes, outcome_of
 from .sprt import SprtResult
 from .stats import Estimate, PlayerStats, Rating, TournamentStats, pooled_sd_ratio
 
@@ -28,6 +28,8 @@ __all__ = [
     "outcome_table",
     "outcome_lines",
     "elo_text",
+    "elo_cell",
+    "elo_interval_text",
     "gauntlet_table",
     "gauntlet_lines",
     "sprt_lines",
@@ -178,24 +180,38 @@ def seat_lines(stats: TournamentStats) -> list[str]:
 
 OUTCOMES_TITLE = (
     "outcomes: A's wins, draws and losses against B by match total (a forfeit loses); paired: deal sets by A's "
-    "points over its matches with B, 0 to the most (win 1, draw 1/2); Elo: from A's points per match, + favours A"
+    "points over its matches with B, 0 to the most (win 1, draw 1/2); Elo: from A's points per match, + favours A; "
+    "n/a when A won or lost every match (a sweep), its interval then one-sided"
 )
 """The heading printed above the outcomes table: what its columns count."""
 
 
 def elo_text(value: float | None) -> str:
-    """An Elo difference as the tables show it: signed, one decimal, `+inf` or `-inf` at a clean sweep."""
-    if value is None:
+    """An Elo difference as the tables show it: signed, one decimal (`-` for none)."""
+    if value is None or not math.isfinite(value):
         return _NONE
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
     return f"{value + 0.0:+.1f}" if round(value, 1) else "+0.0"  # no "-0.0" for an even score
 
 
-def _elo_interval(p: PairOutcomes) -> str:
-    if p.elo.low is None or p.elo.high is None:
+def elo_cell(e: EloEstimate) -> str:
+    """The Elo column: the estimate, or why there is none (`n/a (won all)` at a sweep)."""
+    if e.sweep is not None:
+        return "n/a (won all)" if e.sweep is Outcome.WIN else "n/a (lost all)"
+    return elo_text(e.elo)
+
+
+def elo_interval_text(e: EloEstimate) -> str:
+    """The Elo's interval: `[+23.5, +231.9]`, or one-sided (`>= +23.5`, `<= -23.5`), `unbounded`, `-` for none."""
+    if e.low is None or e.high is None:
         return _NONE
-    return f"[{elo_text(p.elo.low)}, {elo_text(p.elo.high)}]"
+    low, high = math.isfinite(e.low), math.isfinite(e.high)
+    if low and high:
+        return f"[{elo_text(e.low)}, {elo_text(e.high)}]"
+    if low:
+        return f">= {elo_text(e.low)}"
+    if high:
+        return f"<= {elo_text(e.high)}"
+    return "unbounded"
 
 
 def outcome_table(stats: TournamentStats, outcomes: Sequence[PairOutcomes]) -> tuple[list[str], list[list[str]]]:
@@ -204,8 +220,8 @@ def outcome_table(stats: TournamentStats, outcomes: Sequence[PairOutcomes]) -> t
     headers = ["A", "B", "matches", "W", "D", "L", "score", "Elo", f"{pct} CI", "paired"]
     found = (outcome_of(outcomes, pair.a, pair.b) for pair in stats.pairs)
     rows = [
-        [p.a, p.b, str(p.matches), str(p.wins), str(p.draws), str(p.losses), f"{p.score.mean:.3f}", elo_text(p.elo.elo),
-         _elo_interval(p), f"0-{p.most}: [{', '.join(str(k) for k in p.paired)}]"]
+        [p.a, p.b, str(p.matches), str(p.wins), str(p.draws), str(p.losses), f"{p.score.mean:.3f}", elo_cell(p.elo),
+         elo_interval_text(p.elo), f"0-{p.most}: [{', '.join(str(k) for k in p.paired)}]"]
         for p in found
         if p is not None
     ]  # fmt: skip
@@ -236,8 +252,8 @@ def gauntlet_table(
             interval_text(pair.diff, signed=True),
             _NONE if pair.los is None else f"{pair.los:.1%}",
             _NONE if found is None else f"{found.wins}-{found.draws}-{found.losses}",
-            _NONE if found is None else elo_text(found.elo.elo),
-            _NONE if found is None else _elo_interval(found),
+            _NONE if found is None else elo_cell(found.elo),
+            _NONE if found is None else elo_interval_text(found.elo),
         ])  # fmt: skip
     return headers, rows
 

@@ -262,7 +262,8 @@ def _refusal(setup: _Setup, worker: str) -> str | None:
     for want in setup.expected:
         player = _on_worker(want.player, setup)
         assert player.command is not None
-        found = fingerprint(player.command, player.cwd, dict(player.env), outputs=setup.outputs_here())
+        found = fingerprint(player.command, player.cwd, dict(player.env), outputs=setup.outputs_here(),
+                            exclude=player.fingerprint_exclude)
         if found is None:
             return f"worker {worker} refuses bot {player.name}: its program is not there ({player.command[0]})"
         if found["sha256"] != want.file_sha256:
@@ -464,7 +465,7 @@ class DaskExecutor(Executor):
         expected = []
         for p in players.values():
             assert p.command is not None
-            found = fingerprint(p.command, p.cwd, dict(p.env), outputs=outputs)
+            found = fingerprint(p.command, p.cwd, dict(p.env), outputs=outputs, exclude=p.fingerprint_exclude)
             if found is not None:  # not on the client: the workers' copies cannot be compared (nor refused)
                 expected.append(_Expected(p, found["sha256"], found["directory"]["sha256"]))
         root = None if self.upload is None else str(self.upload)

@@ -91,7 +91,7 @@ def bots_changed(job: MatchJob) -> tuple[tuple[str, Build | None], ...]:
     for player in job.config.players:
         if player.command is None or player.name not in expected or player.name in dict(changed):
             continue
-        now = build(player.command, player.cwd, dict(player.env), outputs)
+        now = build(player.command, player.cwd, dict(player.env), outputs, exclude=player.fingerprint_exclude)
         if now is None or now.key() != expected[player.name]:
             changed.append((player.name, now))
     return tuple(changed)

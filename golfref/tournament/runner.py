@@ -12,6 +12,11 @@ changed (another bot rewrote its program, say, without the sandbox) stops the to
 `BotChanged`, finished matches kept, unless the config allows changes; then each match played
 with a changed bot stores what changed, for the summary. A resume compares the bots with the
 builds the tournament started with, so a change is noticed across runs too.
+
+No build covers what golfref writes itself (the results folder, the report and JUnit files of
+this run and of earlier ones, which the store keeps a note of, and the file this run's output
+is redirected into), nor the files a player's `fingerprint.exclude` names: those are left out
+of the build taken now and of the one the tournament started with alike.
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ import json
 import os
 import secrets
 import signal
+import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots.fingerprint import Build, build, changes
+from ..bots.fingerprint import Build, build, changed_files, changes, redirected_into
 from ..config.tournament import GateRule, SprtRule, TournamentConfig, config_changes
 from ..match.stopping import Stop, stop_on_signals
 from ..record.matchlog import MatchLog
@@ -60,6 +66,7 @@ __all__ = [
     "shown_path",
     "check_secrets",
     "tournament_seed",
+    "note_outputs",
 ]
 
 LOCK_NAME = ".lock"
@@ -116,6 +123,8 @@ class TournamentResult:
     """The tournament's seed: the config's, or the one drawn for it (`drawn`)."""
     drawn: bool = False
     """Whether `seed` was drawn at random because the config names none (and is kept in the store)."""
+    notes: tuple[str, ...] = ()
+    """What the run left out of a bot's fingerprint on its own (the file its output is redirected into), in words."""
 
 
 def shown_path(path: Path) -> str:
@@ -373,39 +382,130 @@ def _locked(directory: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _builds_now(config: TournamentConfig) -> dict[str, Build | None]:
-    """Each external player's build now (None: its program is not there), the results folder left out."""
+OUTPUTS_META = "golfref_outputs"
+"""The store's meta key of the files golfref wrote for this tournament beside its results folder (JSON: absolute
+paths): report pages and JUnit files, which no bot's build covers on a later run either."""
+
+
+def note_outputs(directory: Path, paths: Sequence[Path]) -> None:
+    """Keep in `directory`'s store that golfref wrote `paths` (a report, its replays, a JUnit file) for it.
+
+    A later run of the tournament leaves them out of every bot's build. A store golfref may not
+    write to (a read-only copy of the results) keeps no note: those files then count as the bot's.
+    """
+    try:
+        with Store(directory, create=False) as store:
+            _note(store, paths)
+    except (StoreError, OSError, sqlite3.Error):
+        return
+
+
+def _note(store: Store, paths: Sequence[Path]) -> tuple[Path, ...]:
+    """Add `paths` to the store's note of golfref's outputs; every path noted, old and new."""
+    known = [Path(p) for p in json.loads(store.meta(OUTPUTS_META) or "[]")]
+    noted = tuple(dict.fromkeys([*known, *(Path(os.path.abspath(p)) for p in paths)]))
+    if len(noted) > len(known):
+        store.set_meta({OUTPUTS_META: json.dumps([str(p) for p in noted])})
+    return noted
+
+
+def _builds_now(config: TournamentConfig, outputs: Sequence[Path]) -> dict[str, Build | None]:
+    """Each external player's build now (None: its program is not there), golfref's `outputs` left out."""
     return {
-        p.name: build(p.command, p.cwd, dict(p.env), outputs=(config.results,))
+        p.name: build(p.command, p.cwd, dict(p.env), outputs=outputs, exclude=p.fingerprint_exclude)
         for p in config.players
         if p.command is not None
     }
 
 
-def _reference(store: Store, now: dict[str, Build | None]) -> dict[str, Build | None]:
-    """The builds the tournament plays its matches with: those it started with, once a match is stored."""
+def _redirected(now: dict[str, Build | None]) -> dict[str, list[Path]]:
+    """Per player, the files of its folder that this run's stdout or stderr is redirected into."""
+    found: dict[str, list[Path]] = {}
+    for name, b in now.items():
+        if b is not None and b.root is not None:
+            paths = [Path(b.root, rel) for rel in redirected_into(b)]
+            if paths:
+                found[name] = paths
+    return found
+
+
+def _reference(
+    store: Store, now: dict[str, Build | None], config: TournamentConfig, outputs: Sequence[Path]
+) -> dict[str, Build | None]:
+    """The builds the tournament plays its matches with: those it started with, once a match is stored.
+
+    What is left out now (`outputs`, each player's `fingerprint.exclude`) is left out of them too.
+    """
     text = store.meta(BUILDS_META)
     if text is not None and store.matches():
         started = json.loads(text)
-        return {
-            name: (None if started[name] is None else Build.from_json(started[name])) if name in started else found
-            for name, found in now.items()
-        }
+        exclude = {p.name: p.fingerprint_exclude for p in config.players}
+        reference = {}
+        for name, found in now.items():
+            if name not in started:
+                reference[name] = found
+                continue
+            was = None if started[name] is None else Build.from_json(started[name])
+            root = None if found is None else found.root
+            reference[name] = None if was is None else was.without(exclude.get(name, ()), outputs, root)
+        return reference
     store.set_meta({BUILDS_META: json.dumps({n: None if b is None else b.to_json() for n, b in now.items()})})
     return now
 
 
-def _differences(reference: dict[str, Build | None], now: dict[str, Build | None]) -> list[tuple[str, str]]:
-    """(player, what changed) for each bot whose build now differs from the reference's."""
-    found = []
-    for name, was in reference.items():
-        what = None if was is None else changes(was, now.get(name))
-        if what is not None:
-            found.append((name, what))
-    return found
+@dataclass(frozen=True)
+class _Change:
+    """How one bot's files differ from the build the tournament started with."""
+
+    player: str
+    what: str
+    """In a few words (`fingerprint.changes`)."""
+    files: tuple[str, ...] = ()
+    """The files of its folder that changed, were added or were removed (relative paths)."""
+
+
+def _change(name: str, was: Build | None, now: Build | None) -> _Change | None:
+    what = None if was is None else changes(was, now)
+    if what is None:
+        return None
+    files = () if was is None or now is None else tuple(f for names in changed_files(was, now).values() for f in names)
+    return _Change(name, what, files)
+
+
+def _differences(reference: dict[str, Build | None], now: dict[str, Build | None]) -> list[_Change]:
+    """How each bot whose build now differs from the reference's changed."""
+    found = (_change(name, was, now.get(name)) for name, was in reference.items())
+    return [c for c in found if c is not None]
 
 
 _ALLOW = "allow changes with --allow-bot-changes (allow_bot_changes: true)"
+_NAMED_FILES = 3
+
+
+def _ways_out(found: Sequence[_Change], restore: str) -> str:
+    """The ways past a refusal: restore the files; leave out those that are not the bot's; allow changes."""
+    said = [restore]
+    keys = []
+    for change in found:
+        if change.files:
+            shown = change.files[:_NAMED_FILES]
+            more = len(change.files) - len(shown)
+            rest = f" (and a pattern for the {more} more)" if more else ""
+            keys.append(f"fingerprint: {{exclude: {json.dumps(list(shown))}}}{rest} in bot {change.player}'s entry")
+    if keys:
+        said.append(
+            f"or, where they are not the bot's (files it does not read, such as output you keep there), leave them "
+            f"out of its fingerprint with {'; '.join(keys)} (docs/TOURNAMENTS.md)"
+        )
+    said.append(f"or {_ALLOW}")
+    return ", ".join(said)
+
+
+def _own_output_words(name: str, paths: Sequence[Path]) -> str:
+    """The note that a file in a bot's folder is where this run's output goes, and so no file of the bot."""
+    names = ", ".join(shown_path(p) for p in paths)
+    own = "is this run's own redirected output" if len(paths) == 1 else "are this run's own redirected outputs"
+    return f"{names} {own}, left out of bot {name}'s fingerprint"
 
 
 def _log_changes(log: MatchLog, reference: dict[str, Build | None]) -> list[tuple[str, str]]:
@@ -472,10 +572,13 @@ def run_tournament(
     executor: Executor | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     sign_key: Path | None = None,
+    outputs: Sequence[Path] = (),
 ) -> TournamentResult:
     """Play (or resume) a tournament in `config.results`; raises TournamentError or StoreError before any match.
 
-    `sign_key`: a private key file (`golfref keygen`) that signs each log played now.
+    `sign_key`: a private key file (`golfref keygen`) that signs each log played now. `outputs`: the
+    files golfref writes for this run beside the results folder (its report, their replays, a JUnit
+    file): no bot's build covers them, now or in a later run (the store notes them).
     """
     directory = config.results
     check_secrets(config)
@@ -498,18 +601,26 @@ def run_tournament(
             "duplicate_deals": "true" if config.duplicate_deals else "false",
             VERDICT_RULES_META: _verdict_rules_json(config),
         })  # fmt: skip
-        now = _builds_now(config)
-        reference = _reference(store, now)
+        left_out = (directory, *_note(store, outputs))
+        now = _builds_now(config, left_out)
+        redirected = _redirected(now)
+        if redirected:
+            left_out += tuple(p for paths in redirected.values() for p in paths)
+            now = _builds_now(config, left_out)
+        notes = tuple(_own_output_words(name, paths) for name, paths in redirected.items())
+        reference = _reference(store, now, config, left_out)
         differing = _differences(reference, now)
         if differing and not config.allow_bot_changes:
-            said = "; ".join(f"bot {name} changed since the tournament started: {what}" for name, what in differing)
-            raise BotChanged(f"{said}; restore its files to resume the tournament in {directory}, or {_ALLOW}")
+            said = "; ".join(f"bot {c.player} changed since the tournament started: {c.what}" for c in differing)
+            also = "".join(f" ({note})" for note in notes)
+            restore = f"restore its files to resume the tournament in {directory}"
+            raise BotChanged(f"{said}{also}; {_ways_out(differing, restore)}")
         kept = _kept(config, store, specs, reference)
         records = [kept[i] for i in sorted(kept)]
         builds = tuple((name, b.key()) for name, b in reference.items() if b is not None)
         jobs = [
             MatchJob(s.index, s.deal_set, match_config(config, s), directory / s.log_name, sign_key, config.name,
-                     outputs=(directory,), builds=builds, allow_bot_changes=config.allow_bot_changes)  # fmt: skip
+                     outputs=left_out, builds=builds, allow_bot_changes=config.allow_bot_changes)  # fmt: skip
             for s in specs
             if s.index not in kept
         ]
@@ -551,8 +662,9 @@ def run_tournament(
                 stopped_by = signal.Signals(stopped.signum).name
         records = sorted(progress.records, key=lambda r: r.match_index)
     return TournamentResult(
-        tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory, seed, config.seed is None
-    )
+        tuple(records), len(specs), played, len(kept), tuple(errors), stopped_by, directory, seed, config.seed is None,
+        notes,
+    )  # fmt: skip
 
 
 def tournament_seed(config: TournamentConfig, store: Store) -> int:
@@ -595,21 +707,26 @@ def _changes(store: Store, config: TournamentConfig) -> str:
     return f"{', '.join(changes)} {'differs' if len(changes) == 1 else 'differ'}"
 
 
-def _said(outcome: MatchOutcome, reference: dict[str, Build | None]) -> list[tuple[str, str]]:
-    """(player, what changed) for each bot the outcome says had changed."""
+def _outcome_changes(outcome: MatchOutcome, reference: dict[str, Build | None]) -> list[_Change]:
+    """How each bot the outcome says had changed differs from the reference."""
     found = []
     for name, now in outcome.changed:
-        was = reference.get(name)
-        found.append((name, (None if was is None else changes(was, now)) or "its files changed"))
+        found.append(_change(name, reference.get(name), now) or _Change(name, "its files changed"))
     return found
+
+
+def _said(outcome: MatchOutcome, reference: dict[str, Build | None]) -> list[tuple[str, str]]:
+    """(player, what changed) for each bot the outcome says had changed."""
+    return [(c.player, c.what) for c in _outcome_changes(outcome, reference)]
 
 
 def _stop_text(outcome: MatchOutcome, reference: dict[str, Build | None], stored: int, directory: Path) -> str:
     """The one line that a bot's change stops the tournament with."""
-    said = "; ".join(f"bot {name} changed during the tournament: {what}" for name, what in _said(outcome, reference))
+    found = _outcome_changes(outcome, reference)
+    said = "; ".join(f"bot {c.player} changed during the tournament: {c.what}" for c in found)
     kept = "1 finished match is" if stored == 1 else f"{stored} finished matches are"
-    return (f"{said} (before match {outcome.index}); {kept} kept in {directory}: restore its files and run the "
-            f"same command again to resume, or {_ALLOW}")  # fmt: skip
+    restore = "restore its files and run the same command again to resume"
+    return f"{said} (before match {outcome.index}); {kept} kept in {directory}: {_ways_out(found, restore)}"
 
 
 def _take(
