@@ -2,8 +2,8 @@
 
 Every console command of the page runs in a fresh folder of examples (`golfref examples`), in
 order, as a user types it, with fewer training episodes and deal sets than the page's own run (its
-figures come from that run, not from here); the Python example runs there too. The exported bot and the policy in process
-must choose alike at every request of a match the tournament played.
+figures come from that run, not from here); the Python example runs there too. The exported bot
+and the policy in process must choose alike at every request of a match the tournament played.
 """
 
 from __future__ import annotations

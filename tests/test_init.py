@@ -158,7 +158,8 @@ def test_examples_writes_the_samples_the_docs_use(tmp_path: Path) -> None:
     assert written == sorted(set(expected) - {"__init__.py"})
     # A sample log is the very file of the tests' (sample_matches/sample_logs links to tests/logs, one copy
     # of each), and so is a test bot the docs run (sample_matches/test_bots links to tests/bots).
-    assert (tmp_path / "ex" / "test_bots" / "echo_bot.py").read_bytes() == (ROOT / "tests/bots/echo_bot.py").read_bytes()
+    echo = (tmp_path / "ex" / "test_bots" / "echo_bot.py").read_bytes()
+    assert echo == (ROOT / "tests/bots/echo_bot.py").read_bytes()
     assert (tmp_path / "ex" / "sample_logs" / "standard_2p.json").read_bytes() == (
         ROOT / "tests/logs/standard_2p.json"
     ).read_bytes()
