@@ -61,18 +61,20 @@ $(KIT_COPIES): $(KIT_SOURCE)
 
 samples: $(KIT_COPIES)
 
-# A match needs golfref and its dependencies only, not the extras the tests need.
+# A match needs golfref and its dependencies only, not the extras the tests need. The demos play
+# samples from the repository's root and write into its logs/ and tournaments/sample, not beside
+# the configs: sample_matches/ is package data, whose every file `golfref examples` and the wheel
+# of `golfref init` would carry.
 demo: $(RUN_STAMP) samples
-	@$(BIN)/golfref run sample_matches/quickstart.yaml
+	@$(BIN)/golfref run sample_matches/quickstart.yaml --log 'logs/{match_id}.json'
 
 # A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
-TOURNAMENT ?= sample_matches/tournament.yaml
 # Its bots are `python3 ...`, sandboxed where bubblewrap is; the sandbox shows /usr/bin but not a pyenv
 # shim or a virtual environment first on PATH, and refuses such a python3 (docs/SANDBOX.md), so the
 # demo runs them on the system's python3 where there is one.
 DEMO_PATH := $(if $(wildcard /usr/bin/python3),/usr/bin:$(PATH),$(PATH))
 tournament-demo: $(RUN_STAMP) samples
-	@PATH="$(DEMO_PATH)" $(BIN)/golfref tournament $(TOURNAMENT)
+	@PATH="$(DEMO_PATH)" $(BIN)/golfref tournament sample_matches/tournament.yaml --results tournaments/sample
 
 # The compiled build (README: "The compiled build"): a copy of the package in build/compiled
 # whose hot modules, [tool.golfref.mypyc] in pyproject.toml, mypyc compiled. Only the tests and

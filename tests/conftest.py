@@ -199,6 +199,30 @@ def shared() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def write_examples(parent: Path) -> Path:
+    """A folder of examples as the docs have a user make it, `golfref examples golf-examples` in `parent`:
+    the docs' commands run from there."""
+    from typer.testing import CliRunner  # at use, not at collection: conftest imports no golfref
+
+    from golfref.cli.app import app
+
+    folder = parent / "golf-examples"
+    result = CliRunner().invoke(app, ["examples", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.fixture(scope="module")
+def examples() -> Iterator[Path]:
+    """A folder of examples (`write_examples`) for a module's doc tests, where every user may enter (as `shared`)."""
+    parent = Path(tempfile.mkdtemp(prefix="golfref-examples-"))
+    parent.chmod(0o755)
+    try:
+        yield write_examples(parent)
+    finally:
+        shutil.rmtree(parent, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium (Playwright's Browser) for a whole test module; its tests are marked `needs_browser`."""

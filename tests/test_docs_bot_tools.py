@@ -1,7 +1,8 @@
 """docs/BOT_TOOLS.md keeps its promises: every console example runs and prints what the page shows.
 
 The decision times of a check-bot run are measured, not fixed: their numbers are compared as
-numbers of some value. The examples run through the console entry point, from the repository.
+numbers of some value. The examples run through the console entry point, from a folder of
+examples (`golfref examples`), as the page says.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -35,11 +37,11 @@ def test_the_page_has_examples_of_both_commands() -> None:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
-def test_console_example(example: Example) -> None:
+def test_console_example(example: Example, examples: Path) -> None:
     argv = shlex.split(example.command)
     assert argv[0] == "golfref"
     result = subprocess.run(
-        [sys.executable, "-m", "golfref", *argv[1:]], capture_output=True, text=True, cwd=ROOT, timeout=300
+        [sys.executable, "-m", "golfref", *argv[1:]], capture_output=True, text=True, cwd=examples, timeout=300
     )
     assert [_shown(line) for line in result.stdout.splitlines()] == [_shown(line) for line in example.expected]
     failing = any(line.startswith(("FAIL", "diverged")) for line in example.expected)

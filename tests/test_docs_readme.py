@@ -24,8 +24,8 @@ EXAMPLES = _console_examples(README) + _console_examples(COMMANDS)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
-def test_console_example(example, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.chdir(ROOT)  # the examples name files relative to the repository
+def test_console_example(example, examples: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(examples)  # the docs' commands run in a folder of examples, as a user's do
     result = CliRunner().invoke(app, shlex.split(example.command)[1:])
     assert [line.rstrip() for line in result.output.splitlines()] == list(example.expected)
     assert result.exit_code == 0

@@ -1,7 +1,8 @@
 """docs/RULES.md agrees with the code.
 
-- Every ```console block is run: each `$ golfref ...` line goes through typer's CliRunner
-  and its output must equal the lines that follow it (trailing whitespace ignored).
+- Every ```console block is run: each `$ golfref ...` line goes through typer's CliRunner,
+  from a folder of examples (`golfref examples`) as a user's would, and its output must equal
+  the lines that follow it (trailing whitespace ignored).
 - Every option name and every decision D1..D15 (and gap decision G1..G17) is mentioned.
 - The page stands on its own: every file it names or links to is in the repository.
 - The "Default values" table and the "What `decks: auto` gives" table match resolve_rules
@@ -79,7 +80,8 @@ def test_doc_has_examples() -> None:
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[f"line{e.line}" for e in EXAMPLES])
-def test_console_example(example: Example) -> None:
+def test_console_example(example: Example, examples: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(examples)
     argv = shlex.split(example.command)
     assert argv[0] == "golfref", f"RULES.md:{example.line}: only golfref commands can be run"
     result = CliRunner().invoke(app, argv[1:])

@@ -1,9 +1,9 @@
 """docs/TRAINING.md keeps its promises: train, play in process, export, check-bot, a sandboxed gauntlet.
 
-Every console command of the page runs in a fresh folder, in order, as a user types it, with
-fewer training episodes and deal sets than the page's own run (its figures come from that run,
-not from here); the Python example runs there too. The exported bot and the policy in process
-must choose alike at every request of a match the tournament played.
+Every console command of the page runs in a fresh folder of examples (`golfref examples`), in
+order, as a user types it, with fewer training episodes and deal sets than the page's own run (its
+figures come from that run, not from here); the Python example runs there too. The exported bot
+and the policy in process must choose alike at every request of a match the tournament played.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import yaml
 from golfref.kit import golfbot
 from golfref.tools.rerun import load_script
 
-from .conftest import ROOT, system_first_path
+from .conftest import ROOT, system_first_path, write_examples
 
 pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install golfref[rl])")
 pytestmark = [pytest.mark.process]
@@ -54,13 +54,14 @@ def run(argv: list[str], folder: Path) -> subprocess.CompletedProcess[str]:
 
 def test_every_step_of_the_page_runs_and_the_bot_plays_as_the_policy(shared: Path) -> None:
     # A folder every user may enter: the tournament sandboxes its bot, as a user of its own when run as root.
-    tmp_path = shared
+    tmp_path = write_examples(shared)
     for command, shown in console_steps():
         argv = shlex.split(command.replace("--episodes 3000", f"--episodes {EPISODES}"))
-        if argv[0] == "cp":
-            argv = ["cp", *(str(ROOT / a) for a in argv[1:-1]), argv[-1]]
+        if argv[0] == "cd":
+            tmp_path = tmp_path / argv[1]
             config = tmp_path / "arena.yaml"
-        elif argv[0] == "python":
+            continue
+        if argv[0] == "python":
             argv[0] = sys.executable  # the environment needs the rl extra: this interpreter's
         elif argv[0] == "golfref":
             argv = [sys.executable, "-m", "golfref", *argv[1:]]
@@ -77,7 +78,7 @@ def test_every_step_of_the_page_runs_and_the_bot_plays_as_the_policy(shared: Pat
         if "tournament" in argv:
             assert re.search(r"^trained +random +2 ", done.stdout, flags=re.M), done.stdout
     # The tournament sandboxed its bot, and it chose at each request what the policy chooses in process.
-    logs = sorted((tmp_path / "results").rglob("*.json"))
+    logs = sorted((tmp_path / "tournaments").rglob("*.json"))
     played = [p for p in logs if '"command"' in p.read_text(encoding="utf-8") and "trained" in p.read_text()]
     assert played, logs
     log = json.loads(played[0].read_text(encoding="utf-8"))
@@ -104,8 +105,7 @@ def test_every_step_of_the_page_runs_and_the_bot_plays_as_the_policy(shared: Pat
 
 
 def test_the_python_example_plays_the_policy_in_process(tmp_path: Path) -> None:
-    for name in ("agent.py", "train.py"):
-        (tmp_path / name).write_bytes((ROOT / "docs" / "examples" / "arena" / name).read_bytes())
+    tmp_path = write_examples(tmp_path) / "arena"
     assert run([sys.executable, "train.py", "--episodes", "5"], tmp_path).returncode == 0
     (example,) = blocks("python")[1:]  # the first block quotes agent.py
     (tmp_path / "example.py").write_text(example, encoding="utf-8")

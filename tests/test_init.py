@@ -120,7 +120,7 @@ def test_the_saved_wheel_holds_what_a_wheel_built_from_the_sources_holds(tmp_pat
     shipped |= {f"golfref/kits/{p.relative_to(ROOT / 'kits').as_posix()}" for p in (ROOT / "kits").rglob("*")
                 if p.is_file() and "__pycache__" not in p.parts}  # fmt: skip
     assert shipped - names == set()
-    assert "golfref/show/viewer/replay.js" in names and "golfref/samples/logs/standard_2p.json" in names
+    assert "golfref/show/viewer/replay.js" in names and "golfref/samples/sample_logs/standard_2p.json" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".so"))]
     assert f"Version: {__version__}" in meta and "Requires-Dist: typer" in meta
     assert all(n in record for n in names)
@@ -156,8 +156,11 @@ def test_examples_writes_the_samples_the_docs_use(tmp_path: Path) -> None:
         p.relative_to(samples).as_posix() for p in samples.rglob("*") if p.is_file() and "__pycache__" not in p.parts
     ]
     assert written == sorted(set(expected) - {"__init__.py"})
-    # A sample log is the very file of the tests' (sample_matches/logs links to tests/logs, one copy of each).
-    assert (tmp_path / "ex" / "logs" / "standard_2p.json").read_bytes() == (
+    # A sample log is the very file of the tests' (sample_matches/sample_logs links to tests/logs, one copy
+    # of each), and so is a test bot the docs run (sample_matches/test_bots links to tests/bots).
+    echo = (tmp_path / "ex" / "test_bots" / "echo_bot.py").read_bytes()
+    assert echo == (ROOT / "tests/bots/echo_bot.py").read_bytes()
+    assert (tmp_path / "ex" / "sample_logs" / "standard_2p.json").read_bytes() == (
         ROOT / "tests/logs/standard_2p.json"
     ).read_bytes()
     assert not (tmp_path / "ex" / "__init__.py").exists()

@@ -52,9 +52,10 @@ def bot_seats() -> list[tuple[str, int]]:
 @pytest.mark.parametrize(("name", "seat"), bot_seats())
 def test_every_sample_log_replays_with_the_bot_that_played_it(name: str, seat: int) -> None:
     script = load_script(str(LOGS / name), seat)
-    assert script.source == "rebuilt from the log" and script.cwd == "tests/bots"
+    # The folder the log records is the examples' (sample_matches/test_bots, `golfref examples`).
+    assert script.source == "rebuilt from the log" and script.cwd == "test_bots"
     argv = [sys.executable, *script.command[1:]]  # the log says python3; this interpreter is one
-    result = rerun_seat(script, argv, seat, str(ROOT / script.cwd), script.env, timeout=30)
+    result = rerun_seat(script, argv, seat, str(ROOT / "sample_matches" / script.cwd), script.env, timeout=30)
     assert result.divergence is None, result.divergence.line() if result.divergence else ""
     assert result.matched == len(script.requests) > 0
 
@@ -88,7 +89,8 @@ def test_a_planted_divergence_is_found_at_its_request() -> None:
     assert sent["id"] == planted and lines[0].endswith(f"the bot answered {sent['legal'][-1]!r}")
 
 
-def test_stop_at_sends_the_request_and_reports_the_answer() -> None:
+def test_stop_at_sends_the_request_and_reports_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT / "sample_matches")  # the log's own bot, from the folder it records: test_bots/
     stop = _requests_with_choices(EXAMPLE, 1)[0]
     result = runner.invoke(
         app, ["replay-bot", str(EXAMPLE), "--seat", "1", "--stop-at", str(stop)], catch_exceptions=False

@@ -378,7 +378,7 @@ def examples(
     """Write the sample configs, bots and logs that the commands in golfref's docs use into DIR.
 
     Run those commands from DIR: `golfref run quickstart.yaml`, `golfref replay
-    logs/standard_2p.json`, and so on.
+    sample_logs/standard_2p.json`, and so on.
     """
     from ..tools.project import ProjectError, write_examples
 

@@ -8,7 +8,9 @@ again with `write_log`, so that the files are byte-identical on every run:
 
 - `match_id`, `started_at` and `finished_at` (clock and random token);
 - `ms` of each bot decision and `at_ms` of each fault (wall-clock timings), set to 0;
-- a bot's `command[0]` (this interpreter's path) and `cwd`, made machine-independent.
+- a bot's `command[0]` (this interpreter's path) and `cwd`, made machine-independent: `test_bots`,
+  the folder of the examples (sample_matches/test_bots, `golfref examples`) that holds these bots, so
+  that `golfref replay-bot LOG --seat S` runs a seat's own bot from there as the log records it.
 
 The bots run from a private copy of only the scripts the samples use (`SAMPLE_BOTS`), so
 each bot's fingerprint (its script and its directory's files) changes only when one of
@@ -64,7 +66,7 @@ def normalize(doc: dict[str, Any], name: str) -> dict[str, Any]:
         if "command" in player:
             if player["command"][0] == sys.executable:
                 player["command"][0] = "python3"
-            player["cwd"] = "tests/bots"
+            player["cwd"] = "test_bots"
     for hole in doc["holes"]:
         for step in hole["steps"]:
             if step.get("ms") is not None:

@@ -1,0 +1,1 @@
+../../tests/bots/bad_bot.py

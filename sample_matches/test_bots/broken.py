@@ -1,0 +1,1 @@
+../../tests/bots/broken/broken.py

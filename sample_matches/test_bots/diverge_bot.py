@@ -1,0 +1,1 @@
+../../tests/bots/broken/diverge_bot.py

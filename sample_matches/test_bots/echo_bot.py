@@ -1,0 +1,1 @@
+../../tests/bots/echo_bot.py

@@ -1,0 +1,1 @@
+../../tests/bots/broken/one_by_one_bot.py
