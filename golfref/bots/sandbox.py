@@ -65,7 +65,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +73,7 @@ from typing import TYPE_CHECKING, Any
 from ..config.programs import find_program, on_path
 from ..config.sandbox_spec import SandboxSpec
 from . import cgroups, seccomp
+from .lifetime import reap_session
 
 if TYPE_CHECKING:  # the process layer loads no config reader (yaml, the rules): only its values
     from ..config.match import PlayerSpec
@@ -219,43 +219,12 @@ def bubblewrap_problem() -> str | None:
         proc.communicate()
         return "bubblewrap cannot be run: its trial did not end within 30 s"
     finally:
-        _reap_session(proc.pid)
+        reap_session(proc.pid)
     if proc.returncode != 0:
         said = stderr.decode(errors="replace").strip().splitlines()
         why = said[-1] if said else f"exit code {proc.returncode}"
         return f"bubblewrap cannot create a sandbox here (are user namespaces disabled?): {why}"
     return None
-
-
-def _reap_session(session: int, wait: float = 2.0) -> None:
-    """Reap the children of this process left in `session`: bubblewrap's init of a PID namespace
-    can outlive the bubblewrap that started it, and then comes to us when we are a child
-    subreaper (as a referee is), to be reaped by nobody else."""
-    give_up = time.monotonic() + wait
-    me = str(os.getpid())
-    while True:
-        left = []
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"{entry.path}/stat", "rb") as f:
-                    stat = f.read().decode(errors="replace")
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()
-            if fields[1] == me and fields[3] == str(session):
-                left.append(int(entry.name))
-        running = []
-        for pid in left:
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0] == 0:
-                    running.append(pid)
-            except ChildProcessError:
-                pass
-        if not running or time.monotonic() > give_up:
-            return
-        time.sleep(0.01)
 
 
 def _probe_uid() -> int:
