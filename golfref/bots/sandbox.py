@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config.programs import find_program, on_path
+from ..config.programs import find_program, interpreter, on_path
 from ..config.sandbox_spec import SandboxSpec
 from . import cgroups, seccomp
 from .lifetime import reap_session
@@ -89,7 +89,6 @@ __all__ = [
     "Exposure",
     "exposure",
     "readable_by_bots",
-    "interpreter",
     "others_cannot",
     "SEED_INSTEAD",
     "seed_file_problem",
@@ -400,25 +399,6 @@ def seed_file_problem(
         return None
     return (f"{source}: holds {what} (its seed: key), and {why}: a bot could read it and know every deal; "
             f"chmod o-r {source}, or take seed: out of it and {instead}")  # fmt: skip
-
-
-def interpreter(program: Path, search: str, cwd: Path) -> Path | None:
-    """The interpreter a script's ``#!`` line names (through ``/usr/bin/env NAME``: NAME on the PATH
-    `search`, as env finds it), or None for a binary or an unreadable file."""
-    try:
-        with open(program, "rb") as f:
-            line = f.readline(256)
-    except OSError:
-        return None
-    if not line.startswith(b"#!"):
-        return None
-    words = line[2:].decode(errors="replace").split()
-    if not words:
-        return None
-    if os.path.basename(words[0]) == "env":
-        names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-        return find_program(names[0], search, cwd) if names else None
-    return Path(words[0])
 
 
 # -- user ids ----------------------------------------------------------------------------
