@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .lifetime import reap_session
+from .lifetime import peek_exit, reap_session
 
 __all__ = [
     "ANSWER_BYTES",
@@ -173,13 +173,19 @@ def _ask(program: str, cwd: str, env: dict[str, str]) -> Installation:
         )  # fmt: skip
     except OSError as e:
         raise PythonAskError(f"it cannot be started ({e.strerror or e})") from None
+    give_up = time.monotonic() + ASK_SECONDS
     try:
-        out, err, stopped = _collect(proc)
+        out, err, stopped = _collect(proc, give_up)
+        while stopped is None and peek_exit(proc)[0]:
+            if time.monotonic() > give_up:
+                stopped = f"it did not end within {ASK_SECONDS:g} s"
+            time.sleep(0.005)  # its output has ended: its exit status is a moment away (not reaped: see below)
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)  # what it left in its group: its pid is not reaped yet, so ours
         except OSError:
             pass
+        proc.kill()  # even had it left its group, the wait below must end
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()
@@ -199,11 +205,10 @@ def _ask(program: str, cwd: str, env: dict[str, str]) -> Installation:
         raise PythonAskError(f"its answer is not a Python's: it printed {shown!r}") from None
 
 
-def _collect(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes, str | None]:
+def _collect(proc: subprocess.Popen[bytes], give_up: float) -> tuple[bytes, bytes, str | None]:
     """Its stdout and stderr until both end; with why it was stopped early (too slow, too much), or None."""
     assert proc.stdout is not None and proc.stderr is not None
     got: dict[int, bytearray] = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
-    give_up = time.monotonic() + ASK_SECONDS
     with selectors.DefaultSelector() as sel:
         for pipe in (proc.stdout, proc.stderr):
             sel.register(pipe.fileno(), selectors.EVENT_READ)
