@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..config.programs import within
 from .lifetime import peek_exit, reap_session
 
 __all__ = [
@@ -43,7 +44,6 @@ __all__ = [
     "ask",
     "is_python",
     "referee_packages",
-    "within",
 ]
 
 ASK_SECONDS = 10.0
@@ -90,11 +90,6 @@ def is_python(program: str | os.PathLike[str]) -> bool:
     return _NAME.fullmatch(os.path.basename(program)) is not None
 
 
-def within(path: str, folder: str) -> bool:
-    """Whether `path` is `folder` or lies inside it (both absolute and normalised)."""
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
 @dataclass(frozen=True)
 class Installation:
     """What a Python interpreter says of itself: where it runs from, and the installation it belongs to."""
@@ -104,13 +99,14 @@ class Installation:
     base_executable: str
     """``sys._base_executable``: a virtual environment's base interpreter (Python 3.11 on; before, ``executable``)."""
     prefix: str
-    """``sys.prefix``: the virtual environment, when it runs in one; else the installation."""
+    """The virtual environment it runs in (the folder of its ``pyvenv.cfg``, as site.py finds it), else
+    ``sys.prefix``: the installation."""
     base_prefix: str
     """``sys.base_prefix``: the installation, with its standard library."""
     base_exec_prefix: str
     """``sys.base_exec_prefix``: where the installation keeps its compiled modules (mostly ``base_prefix``)."""
     version: str
-    """Its version, as ``python3 --version`` says it (``3.11.7``)."""
+    """Its version number (``3.11.7``)."""
     site_packages: tuple[str, ...]
     """The installation's site-packages folders as it names them (some may not exist)."""
     home: str | None = None

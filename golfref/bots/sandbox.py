@@ -76,11 +76,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config.programs import find_program, interpreter, on_path, shebang
+from ..config.programs import find_program, interpreter, on_path, shebang, within
 from ..config.sandbox_spec import SandboxSpec, unsafe_path
 from . import cgroups, seccomp
 from .lifetime import reap_session
-from .pythons import Installation, PythonAskError, ask, is_python, within
+from .pythons import Installation, PythonAskError, ask, is_python
 
 if TYPE_CHECKING:  # the process layer loads no config reader (yaml, the rules): only its values
     from ..config.match import PlayerSpec

@@ -12,7 +12,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Shebang", "find_program", "interpreter", "on_path", "shebang"]
+__all__ = ["Shebang", "find_program", "interpreter", "on_path", "shebang", "within"]
+
+
+def within(path: str, folder: str) -> bool:
+    """Whether the absolute, normalised `path` is `folder` or lies inside it."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _seen_from(cwd: Path, path: str) -> Path:
