@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -516,6 +517,46 @@ def test_without_bubblewrap_a_python_its_own_user_cannot_reach_is_refused_as_the
                           flags=re.M)  # fmt: skip
     expected = shown.replace("/root/.pyenv/versions/3.11.7/bin/python3.11", str(base))
     assert str(caught.value) == expected.replace("/root (mode 0700)", f"{private} (mode 0700)")
+
+
+# -- golfref's own packages --------------------------------------------------------------------
+
+
+def test_golfref_installed_without_a_virtual_environment_keeps_its_site_packages_from_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if sys.prefix != sys.base_prefix:
+        assert pythons.referee_packages() == (Path(sys.prefix),)  # a virtual environment: hidden whole
+    site = tmp_path / "site-packages"
+    (site / "golfref" / "bots").mkdir(parents=True)
+    monkeypatch.setattr(sys, "base_prefix", sys.prefix)  # as if no virtual environment
+    monkeypatch.setattr(pythons, "__file__", str(site / "golfref" / "bots" / "pythons.py"))  # pip install --user
+    found = pythons.referee_packages()
+    assert site in found
+    assert all(Path(p) in found for p in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+               if os.path.isdir(p))  # fmt: skip
+
+
+@pytest.mark.process
+@needs_bubblewrap
+def test_golfrefs_site_packages_under_usr_are_covered_for_the_systems_python(
+    shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """golfref installed into the system's Python (its packages under /usr, which every sandbox shows)."""
+    from golfref.bots import launch
+
+    found = _run([SYSTEM_PYTHON, "-c", "import yaml; print(yaml.__file__)"], shared)
+    if found.returncode != 0:
+        pytest.skip(f"{SYSTEM_PYTHON} has no yaml here to stand for golfref's packages")
+    packages = Path(found.stdout.strip()).parents[1]
+    shutil.copy(BOTS / "which_python_bot.py", shared / "bot.py")
+    player = {"name": "system", "command": [SYSTEM_PYTHON, "bot.py", "yaml"], "cwd": str(shared)}
+    monkeypatch.setattr(launch, "referee_packages", lambda: (packages,))
+    result, log = _play(shared, _config(shared, [player, HOUSE], {"enabled": True}))
+    assert result.faults == () and _said(log, 0)["import yaml"] == "missing"
+    monkeypatch.undo()
+    result, log = _play(shared, _config(shared, [player, HOUSE], {"enabled": True}))
+    assert _said(log, 0)["import yaml"].startswith(str(packages))  # the same, as the system shows it
 
 
 # -- the #! line, and the hint for a missing module (no process) --------------------------------
