@@ -68,13 +68,11 @@ samples: $(KIT_COPIES)
 demo: $(RUN_STAMP) samples
 	@$(BIN)/golfref run sample_matches/quickstart.yaml --log 'logs/{match_id}.json'
 
-# A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes.
-# Its bots are `python3 ...`, sandboxed where bubblewrap is; the sandbox shows /usr/bin but not a pyenv
-# shim or a virtual environment first on PATH, and refuses such a python3 (docs/SANDBOX.md), so the
-# demo runs them on the system's python3 where there is one.
-DEMO_PATH := $(if $(wildcard /usr/bin/python3),/usr/bin:$(PATH),$(PATH))
+# A small tournament of the sample bots (docs/TOURNAMENTS.md); run again, it resumes. Its bots are
+# `python3 ...`, sandboxed where bubblewrap is, on the installation of whatever python3 PATH finds
+# (docs/SANDBOX.md, "Which Python a sandboxed bot runs").
 tournament-demo: $(RUN_STAMP) samples
-	@PATH="$(DEMO_PATH)" $(BIN)/golfref tournament sample_matches/tournament.yaml --results tournaments/sample
+	@$(BIN)/golfref tournament sample_matches/tournament.yaml --results tournaments/sample
 
 # The compiled build (README: "The compiled build"): a copy of the package in build/compiled
 # whose hot modules, [tool.golfref.mypyc] in pyproject.toml, mypyc compiled. Only the tests and

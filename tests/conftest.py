@@ -54,10 +54,11 @@ SYSTEM_BIN = "/usr/bin"
 
 
 def system_first_path() -> str:
-    """A PATH on which `python3` is the system's (/usr/bin/python3, which every sandbox shows), as on
-    a stock machine, for a test that runs a documented config naming a bare `python3` sandboxed:
-    a pyenv shim or a virtual environment first on the test's own PATH is refused by the sandbox,
-    rightly (it would run another interpreter), and the example would not run as written."""
+    """A PATH on which `python3` is the system's (/usr/bin/python3), as on a stock machine, for a test
+    that runs a documented config naming a bare `python3` sandboxed: whatever the test's own PATH
+    finds first (a pyenv shim, a virtual environment) would run on its base installation, which
+    bubblewrap shows, but without bubblewrap a root referee's bot user cannot reach a pyenv under
+    /root, and the example would be refused (docs/SANDBOX.md, "Which Python a sandboxed bot runs")."""
     rest = os.environ.get("PATH") or os.defpath
     if not os.path.exists(os.path.join(SYSTEM_BIN, "python3")):
         return rest

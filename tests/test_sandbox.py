@@ -236,11 +236,11 @@ def test_a_log_folder_that_holds_the_bot_is_refused(shared: Path) -> None:
 
 @needs_bubblewrap
 def test_a_program_the_sandbox_does_not_show_is_a_one_line_error(shared: Path) -> None:
-    player = {"name": "venv", "command": [sys.executable, str(BOTS / "echo_bot.py")]}
+    """A program that is no Python (whose installation golfref would show) outside what the sandbox shows."""
+    runner = _program(shared / "tools" / "runner", f'#!/bin/sh\nexec {SYSTEM_PYTHON} "$@"\n')
+    player = {"name": "runner", "command": [str(runner), str(BOTS / "echo_bot.py")]}
     config = parse_config(_config(shared, [player, HOUSE], {"enabled": True}), base_dir=shared)
-    if Path(sys.executable).resolve().is_relative_to("/usr"):
-        pytest.skip("this interpreter lies under /usr, which the sandbox shows")
-    with pytest.raises(ConfigError, match=r"^sandbox: seat 0: its program .* is not visible in the sandbox"):
+    with pytest.raises(ConfigError, match=r"^sandbox: seat 0: its program .*/tools/runner is not visible in the"):
         run_match(config)
 
 
@@ -293,13 +293,13 @@ def _close(boxes: list[Any]) -> None:
 
 
 def _venv_bot(shared: Path) -> tuple[Path, Path]:
-    """A bot's folder whose PATH finds a python3 first in a folder of its own outside it (as in a virtual
-    environment), and a python3 inside it second."""
+    """A bot's folder whose PATH finds an interpreter (`node`: no Python, whose installation golfref would
+    show) first in a folder of its own outside it (as nvm keeps it), and a `node` inside it second."""
     bots, venv = shared / "bots", shared / "venv"
     bots.mkdir()
-    (bots / "bot.py").write_text("print('hi')\n", encoding="utf-8")
-    _program(bots / "bin" / "python3")
-    _program(venv / "bin" / "python3")
+    (bots / "bot.js").write_text("console.log('hi')\n", encoding="utf-8")
+    _program(bots / "bin" / "node")
+    _program(venv / "bin" / "node")
     return bots, venv
 
 
@@ -307,10 +307,10 @@ def test_a_program_the_shell_finds_outside_the_sandbox_is_named_with_the_one_ins
     shared: Path, bubblewrap_present: None
 ) -> None:
     bots, venv = _venv_bot(shared)
-    player = {"name": "venv", "command": "python3 bot.py", "cwd": "bots", "env": {"PATH": f"{venv}/bin:{bots}/bin"}}
+    player = {"name": "venv", "command": "node bot.js", "cwd": "bots", "env": {"PATH": f"{venv}/bin:{bots}/bin"}}
     config = _config(shared, [player, HOUSE], {"enabled": True})
     refusal = (
-        f"sandbox: seat 0: its program python3 is {venv}/bin/python3 on its PATH but {bots}/bin/python3 in the "
+        f"sandbox: seat 0: its program node is {venv}/bin/node on its PATH but {bots}/bin/node in the "
         f"sandbox, which does not show {venv}; add {venv} to the player's sandbox.paths, or name the interpreter "
         "by a path the sandbox shows"
     )
@@ -330,17 +330,17 @@ def test_a_program_the_shell_finds_outside_the_sandbox_is_named_with_the_one_ins
         _close(boxes)
 
 
-def test_a_virtual_environment_linking_to_the_systems_interpreter_is_still_another_interpreter(
+def test_a_link_to_the_systems_interpreter_from_a_folder_the_sandbox_does_not_show_is_still_another_program(
     shared: Path, bubblewrap_present: None
 ) -> None:
-    """Its python3 is a link to a program under /usr, but its own packages sit beside the link."""
+    """Its node is a link to a program under /usr, but its own modules may sit beside the link."""
     bots, venv = _venv_bot(shared)
     system = os.path.realpath(shutil.which("sh") or "/bin/sh")
-    (venv / "bin" / "python3").unlink()
-    (venv / "bin" / "python3").symlink_to(system)
-    player = {"name": "venv", "command": [str(venv / "bin" / "python3"), "bot.py"], "cwd": "bots"}
+    (venv / "bin" / "node").unlink()
+    (venv / "bin" / "node").symlink_to(system)
+    player = {"name": "venv", "command": [str(venv / "bin" / "node"), "bot.js"], "cwd": "bots"}
     refusal = (
-        f"sandbox: seat 0: its program {venv}/bin/python3 is not visible in the sandbox (it does not show {venv}); "
+        f"sandbox: seat 0: its program {venv}/bin/node is not visible in the sandbox (it does not show {venv}); "
         f"add {venv} to the player's sandbox.paths, or name an interpreter under /usr"
     )
     with pytest.raises(ConfigError) as caught:
@@ -352,12 +352,12 @@ def test_a_script_whose_interpreter_the_sandbox_does_not_show_is_refused(
     shared: Path, bubblewrap_present: None
 ) -> None:
     bots, venv = _venv_bot(shared)
-    _program(bots / "bot", f"#!{venv}/bin/python3\n")
+    _program(bots / "bot", f"#!{venv}/bin/node\n")
     player = {"name": "script", "command": "./bot", "cwd": "bots"}
     with pytest.raises(ConfigError) as caught:
         _boxes(_config(shared, [player, HOUSE], {"enabled": True}), shared)
     assert str(caught.value) == (
-        f"sandbox: seat 0: the interpreter of its program ./bot, {venv}/bin/python3, is not visible in the sandbox "
+        f"sandbox: seat 0: the interpreter of its program ./bot, {venv}/bin/node, is not visible in the sandbox "
         f"(it does not show {venv}); add {venv} to the player's sandbox.paths, or name one under /usr on the #! line"
     )
 
@@ -379,7 +379,7 @@ def test_the_referees_own_files_can_never_be_shown_to_a_bot(
              "venv": sys.prefix}[secret]  # fmt: skip
     if secret == "logs":
         Path(shown).mkdir()
-    player = {"name": "peek", "command": [str(bots / "bin" / "python3"), "bot.py"], "cwd": "bots"}
+    player = {"name": "peek", "command": [str(bots / "bin" / "node"), "bot.js"], "cwd": "bots"}
     section: dict[str, Any] = {"enabled": True}
     if where == "player":
         player["sandbox"] = {"paths": [shown]}
@@ -391,30 +391,35 @@ def test_the_referees_own_files_can_never_be_shown_to_a_bot(
     private = {"config": shared / "match.yaml", "logs": shared / "logs", "key": key, "venv": Path(sys.prefix)}
     assert str(caught.value) == (
         f"sandbox: seat 0: its sandbox path {Path(shown).resolve()} would show the referee's "
-        f"{private[secret].resolve()}, which no bot may see (its config, logs, results, signing key and virtual "
-        "environment); name another folder"
+        f"{private[secret].resolve()}, which no bot may see (its config, logs, results, signing key and Python "
+        "packages); name another folder"
     )
 
 
-def test_a_bot_on_the_referees_own_interpreter_is_told_to_get_an_environment_of_its_own(
+@pytest.mark.process
+def test_a_bot_on_the_referees_own_interpreter_runs_its_installations_never_the_referees_environment(
     shared: Path, bubblewrap_present: None
 ) -> None:
     if sys.prefix == sys.base_prefix:
         pytest.skip("golfref does not run in a virtual environment here")
     player = {"name": "venv", "command": [sys.executable, str(BOTS / "echo_bot.py")]}
-    with pytest.raises(ConfigError) as caught:
-        _boxes(_config(shared, [player, HOUSE], {"enabled": True}), shared)
-    assert str(caught.value) == (
-        f"sandbox: seat 0: its program {sys.executable} is not visible in the sandbox (it does not show "
-        f"{sys.prefix}); the referee's own virtual environment ({sys.prefix}) is never shown to bots: give the bot "
-        "one of its own and add that to the player's sandbox.paths, or name an interpreter under /usr"
-    )
+    boxes = _boxes(_config(shared, [player, HOUSE], {"enabled": True}), shared)
+    try:
+        argv = boxes[0].argv
+        base = os.path.realpath(sys._base_executable)  # a venv's base interpreter (CPython 3.11 on)
+        assert argv[argv.index("--") :][-2:] == [base, str(BOTS / "echo_bot.py")]
+        bound = [argv[i + 1] for i, arg in enumerate(argv) if arg == "--ro-bind"]
+        assert not any(Path(p).is_relative_to(sys.prefix) for p in bound)  # the referee's venv: never
+        record = boxes[0].protections.to_json()["interpreter"]
+        assert record["program"] == sys.executable and record["executable"] == base
+    finally:
+        _close(boxes)
 
 
 def test_a_folder_holding_the_referees_files_shows_them_covered(shared: Path, bubblewrap_present: None) -> None:
     bots, _ = _venv_bot(shared)
     (shared / "logs").mkdir()
-    player = {"name": "peek", "command": [str(bots / "bin" / "python3"), "bot.py"], "cwd": "bots",
+    player = {"name": "peek", "command": [str(bots / "bin" / "node"), "bot.js"], "cwd": "bots",
               "sandbox": {"paths": ["."]}}  # fmt: skip
     boxes = _boxes(_config(shared, [player, HOUSE], {"enabled": True}), shared)
     try:
@@ -425,14 +430,14 @@ def test_a_folder_holding_the_referees_files_shows_them_covered(shared: Path, bu
         _close(boxes)
 
 
-def _recipe(folder: Path) -> tuple[dict[str, Any], str]:
+def _recipe(folder: Path) -> tuple[dict[str, Any], list[str]]:
     """The numpy bot of docs/SANDBOX.md's recipe in `folder` (its player entry, from the docs) and the
-    refusal the docs show for it without its sandbox line, as it reads for `folder`."""
+    lines of the fault report the docs show for it without its sandbox line."""
     text = (ROOT / "docs" / "SANDBOX.md").read_text(encoding="utf-8")
-    recipe = text[text.index("### Recipe: a numpy bot") :]
-    (block,) = re.findall(r"```yaml\n(.*?)```", recipe.split("\n## ")[0], flags=re.S)
+    recipe = text[text.index("### Recipe: a numpy bot") :].split("\n## ")[0]
+    (block,) = re.findall(r"```yaml\n(.*?)```", recipe, flags=re.S)
     (player,) = yaml.safe_load(block)["players"]
-    (refusal,) = re.findall(r"^golfref: error: (sandbox: seat 0: its program python3 .*)$", text, flags=re.M)
+    (report,) = re.findall(r"```text\n(golfref: numpy-bot .*?)```", recipe, flags=re.S)
     bots = folder / player["cwd"]
     bots.mkdir(parents=True)
     for name in ("greedy_bot.py", "golfbot.py"):
@@ -443,25 +448,17 @@ def _recipe(folder: Path) -> tuple[dict[str, Any], str]:
         "runpy.run_path('greedy_bot.py', run_name='__main__')\n",
         encoding="utf-8",
     )
-    return player, refusal.replace("/home/me/golf", str(folder))
-
-
-@pytest.mark.skipif(not os.path.exists(SYSTEM_PYTHON), reason=f"needs {SYSTEM_PYTHON}, the recipe's system python3")
-def test_the_recipes_bot_without_its_sandbox_line_gets_the_refusal_the_docs_show(
-    shared: Path, bubblewrap_present: None
-) -> None:
-    player, refusal = _recipe(shared)
-    _program(shared / "venvs" / "numpy-bot" / "bin" / "python3")
-    del player["sandbox"]
-    with pytest.raises(ConfigError) as caught:
-        _boxes(_config(shared, [player, HOUSE], {"enabled": True}), shared)
-    assert str(caught.value) == refusal
+    return player, report.splitlines()
 
 
 @pytest.mark.process
 @needs_bubblewrap
 def test_the_recipes_bot_in_a_virtual_environment_of_its_own_plays_sandboxed(shared: Path) -> None:
-    player, refusal = _recipe(shared)
+    """Without its sandbox line it runs on the Python its environment was made from, without numpy, and
+    its fault report is the docs'; with it, on its environment, which it sees."""
+    from golfref.show.summary import fault_lines
+
+    player, report = _recipe(shared)
     venv = shared / "venvs" / "numpy-bot"
     made = subprocess.run([SYSTEM_PYTHON, "-m", "venv", "--without-pip", str(venv)], capture_output=True, text=True,
                           timeout=120, check=False)  # fmt: skip
@@ -471,14 +468,18 @@ def test_the_recipes_bot_in_a_virtual_environment_of_its_own_plays_sandboxed(sha
     (site / "numpy.py").write_text("GOLFREF_RECIPE = True\n", encoding="utf-8")
     without = dict(player)
     del without["sandbox"]
-    config = parse_config(_config(shared, [without, HOUSE], {"enabled": True}), base_dir=shared)
-    with pytest.raises(ConfigError) as caught:
-        run_match(config)
-    assert str(caught.value) == refusal
+    result, log = _play(shared, _config(shared, [without, HOUSE], {"enabled": True}))
+    assert [f.kind for f in result.faults] == [FaultKind.EXITED]
+    assert "ModuleNotFoundError: No module named 'numpy'" in log["players"][0]["stderr"]
+    assert fault_lines(result)[:2] == report
+    ran = log["players"][0]["sandbox"]["interpreter"]
+    assert ran["program"] == str(venv / "bin" / "python3")
+    assert ran["executable"] == os.path.realpath(SYSTEM_PYTHON) and ran["shown"] == ran["covered"] == []
     result, log = _play(shared, _config(shared, [player, HOUSE], {"enabled": True}))
     assert result.faults == (), log["players"][0]["stderr"]
     assert log["players"][0]["sandbox"]["paths"] == [str(venv)]
     assert log["players"][0]["sandbox"]["bubblewrap"] is True
+    assert "interpreter" not in log["players"][0]["sandbox"]  # the environment and its base: shown, run as they are
 
 
 # -- without bubblewrap: what the bot's own user may reach ----------------------------------
@@ -818,9 +819,8 @@ def test_a_referee_that_is_not_root_still_sandboxes_and_says_what_it_could_not_a
 @pytest.mark.process
 @needs_bubblewrap
 def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing(shared: Path) -> None:
-    hidden = {"name": "venv", "command": [sys.executable, str(BOTS / "echo_bot.py")]}
-    if Path(sys.executable).resolve().is_relative_to("/usr"):
-        pytest.skip("this interpreter lies under /usr, which the sandbox shows")
+    runner = _program(shared / "tools" / "runner", f'#!/bin/sh\nexec {SYSTEM_PYTHON} "$@"\n')
+    hidden = {"name": "venv", "command": [str(runner), str(BOTS / "echo_bot.py")]}
     match = shared / "match.yaml"
     match.write_text(_config(shared, [hidden, HOUSE], {"enabled": True}), encoding="utf-8")
     done = subprocess.run([*GOLFREF, "check-config", str(match)], capture_output=True, text=True, cwd=ROOT,
@@ -831,7 +831,7 @@ def test_check_config_reports_what_would_stop_a_sandboxed_bot_and_writes_nothing
     tournament = shared / "t.yaml"
     tournament.write_text(
         "tournament: t\nplayers:\n"
-        f"  - {{name: venv, command: [{json.dumps(sys.executable)}, {json.dumps(str(BOTS / 'echo_bot.py'))}]}}\n"
+        f"  - {{name: venv, command: [{json.dumps(str(runner))}, {json.dumps(str(BOTS / 'echo_bot.py'))}]}}\n"
         "  - {name: g, builtin: greedy}\nresults: out\n",
         encoding="utf-8",
     )

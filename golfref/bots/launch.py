@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -30,6 +29,7 @@ from .fingerprint import bot_file, fingerprint
 from .framing import ReadResult
 from .lifetime import BotStartError
 from .multiplex import BotPool
+from .pythons import referee_packages
 from .sandbox import OFF, Sandbox, SandboxError, seed_file_problem
 
 __all__ = [
@@ -290,7 +290,8 @@ def build_sandboxes(
     ConfigError, naming the player, for one that cannot be set up, with nothing left leased.
 
     The referee's own files stay out of the bots' sight: the config (`source`), the log's
-    folder, the virtual environment golfref runs in, and `hide`. `prepare` creates the log's
+    folder, the Python packages golfref runs with (its virtual environment, or its
+    site-packages: `pythons.referee_packages`), and `hide`. `prepare` creates the log's
     folder first, so that it can be covered (`golfref check-config` does not: it writes nothing).
     `label` names a player in an error (default: its seat).
     """
@@ -301,8 +302,7 @@ def build_sandboxes(
     private = [log_folder, *hide]
     if Path(source).is_file():
         private.append(Path(source))
-    if sys.prefix != sys.base_prefix:
-        private.append(Path(sys.prefix))
+    private += referee_packages()
     boxes: list[Sandbox | None] = []
     try:
         for i, player in enumerate(players):
@@ -310,11 +310,12 @@ def build_sandboxes(
                 boxes.append(None)
                 continue
             cwd = player.cwd or os.getcwd()
-            path_env = bot_environment(dict(player.env), i)["PATH"]
-            found = bot_file(player.command, Path(cwd), path_env)
+            env = bot_environment(dict(player.env), i)
+            found = bot_file(player.command, Path(cwd), env["PATH"])
             name = f"seat {i}" if label is None else label(i, player)
-            boxes.append(Sandbox(spec, player.command, cwd, path_env, found[2] if found else None, private, name,
-                                 own_file=found[1] if found else None, paths=player.sandbox_paths))  # fmt: skip
+            boxes.append(Sandbox(spec, player.command, cwd, env["PATH"], found[2] if found else None, private, name,
+                                 own_file=found[1] if found else None, paths=player.sandbox_paths,
+                                 env=env))  # fmt: skip
     except SandboxError as e:
         for box in boxes:
             if box is not None:

@@ -44,8 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HAS_PROC", "REAP_WAIT", "BotStartError", "Proc", "become_subreaper", "close_bots", "death_signal", "kill",
-    "libc_prctl", "not_dumpable", "peek_exit", "reap", "running_bots", "scan", "scan_all", "start_failure",
-    "unreaped_bots", "watchdog_send", "watchdog_start",
+    "libc_prctl", "not_dumpable", "peek_exit", "reap", "reap_session", "running_bots", "scan", "scan_all",
+    "start_failure", "unreaped_bots", "watchdog_send", "watchdog_start",
 ]  # fmt: skip
 
 _TERM_WAIT = 0.3  # between SIGTERM and SIGKILL
@@ -187,6 +187,38 @@ def reap(pid: int) -> None:
         os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         pass
+
+
+def reap_session(session: int, wait: float = 2.0) -> None:
+    """Reap the children of this process left in `session` (waiting up to `wait` s for those still running):
+    a helper's child (bubblewrap's init of a PID namespace) can outlive the helper that started it in a
+    session of its own, and then comes to us when we are a child subreaper (as a referee is), to be
+    reaped by nobody else."""
+    give_up = time.monotonic() + wait
+    me = str(os.getpid())
+    while True:
+        left = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"{entry.path}/stat", "rb") as f:
+                    stat = f.read().decode(errors="replace")
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2 :].split()
+            if fields[1] == me and fields[3] == str(session):
+                left.append(int(entry.name))
+        running = []
+        for pid in left:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    running.append(pid)
+            except ChildProcessError:
+                pass
+        if not running or time.monotonic() > give_up:
+            return
+        time.sleep(0.01)
 
 
 def kill(pid: int, sig: int) -> None:

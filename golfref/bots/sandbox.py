@@ -35,11 +35,17 @@ Under bubblewrap the bot's stdout is a pipe of the sandbox's own (`Sandbox.own_s
 bubblewrap's processes keep their fds 0-2 for the bot's lifetime, so a stdout handed to it
 as fd 1 would never reach its end when the bot closes it.
 
-Before any bot starts, a `Sandbox` refuses in one line (`SandboxError`) what would make a
-bot run other than the user meant: with bubblewrap, a program (or a script's interpreter)
-that the user's shell finds where the sandbox shows nothing, or shows another one first;
-without it, as root, a program, file or folder the bot's own user could not reach (every
-folder on the way must let other users in: `others_cannot`).
+A bot whose program (or its script's ``#!`` interpreter) is a Python the sandbox does not
+show as it is (a virtual environment's, a pyenv shim, conda's, one under /opt) runs with the
+base installation that Python says it belongs to (`golfref.bots.pythons`), named by its path
+in the bot's command; bubblewrap shows that installation read-only, its site-packages
+covered (`PythonRun`, recorded in the log). Before any bot starts, a `Sandbox` refuses in
+one line (`SandboxError`) what would make a bot run other than the user meant: with
+bubblewrap, any other program (or a script's interpreter) that the user's shell finds where
+the sandbox shows nothing, or shows another one first, and a Python installation it cannot
+show whole (`/`, a home folder, the referee's files); without it, as root, a program (that
+Python included), file or folder the bot's own user could not reach (every folder on the way
+must let other users in: `others_cannot`).
 
 A bot that dies at a limit gets a `resource_limit` fault naming it (`Sandbox.limit_hit`):
 the CPU and file-size limits are told by the signal that ended it, memory, processes, open
@@ -65,15 +71,16 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..config.programs import find_program, on_path
-from ..config.sandbox_spec import SandboxSpec
+from ..config.programs import find_program, interpreter, on_path, shebang, within
+from ..config.sandbox_spec import SandboxSpec, unsafe_path
 from . import cgroups, seccomp
+from .lifetime import reap_session
+from .pythons import Installation, PythonAskError, ask, is_python
 
 if TYPE_CHECKING:  # the process layer loads no config reader (yaml, the rules): only its values
     from ..config.match import PlayerSpec
@@ -81,6 +88,7 @@ if TYPE_CHECKING:  # the process layer loads no config reader (yaml, the rules):
 __all__ = [
     "ADDRESS_SPACE_FACTOR",
     "Protections",
+    "PythonRun",
     "Sandbox",
     "SandboxError",
     "Unreachable",
@@ -89,7 +97,6 @@ __all__ = [
     "Exposure",
     "exposure",
     "readable_by_bots",
-    "interpreter",
     "others_cannot",
     "SEED_INSTEAD",
     "seed_file_problem",
@@ -113,6 +120,30 @@ ADDRESS_SPACE_FACTOR = 4
 
 
 @dataclass(frozen=True)
+class PythonRun:
+    """The Python a sandboxed bot runs where golfref chose it: its program, or the interpreter its
+    script's ``#!`` line names, is a Python the sandbox does not show as it is (docs/SANDBOX.md,
+    "Which Python a sandboxed bot runs"). The log's ``players[i].sandbox.interpreter``."""
+
+    program: str
+    """The Python the bot's command (or its script's ``#!`` line) names, where the bot's PATH finds it."""
+    executable: str
+    """The interpreter that runs, named by the bot's command in the sandbox: its installation's own,
+    or a virtual environment's that the sandbox shows."""
+    version: str
+    """Its version (``3.11.7``)."""
+    shown: tuple[str, ...] = ()
+    """The folders of its installation shown read-only for it (bubblewrap only; none under /usr)."""
+    covered: tuple[str, ...] = ()
+    """The site-packages folders covered in them (bubblewrap only)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The record of ``players[i].sandbox.interpreter`` (docs/LOG_FORMAT.md)."""
+        return {"program": self.program, "executable": self.executable, "version": self.version,
+                "shown": list(self.shown), "covered": list(self.covered)}  # fmt: skip
+
+
+@dataclass(frozen=True)
 class Protections:
     """What was in force for one bot, as recorded in the log."""
 
@@ -128,9 +159,12 @@ class Protections:
     paths: tuple[str, ...] = ()
     """The folders and files shown read-only beside the bot's own folder and the system's: the
     config's ``sandbox.paths``, then its player's (with bubblewrap only)."""
+    interpreter: PythonRun | None = None
+    """The Python golfref runs the bot with, where it chose one (see `PythonRun`)."""
 
     def to_json(self) -> dict[str, Any]:
-        """The record of ``players[i].sandbox`` (docs/LOG_FORMAT.md); ``paths`` only when there are any."""
+        """The record of ``players[i].sandbox`` (docs/LOG_FORMAT.md); ``paths`` and ``interpreter`` only when
+        there are any."""
         data: dict[str, Any] = {
             "enabled": self.enabled,
             "user": self.user,
@@ -141,6 +175,8 @@ class Protections:
         }
         if self.paths:
             data["paths"] = list(self.paths)
+        if self.interpreter is not None:
+            data["interpreter"] = self.interpreter.to_json()
         return data
 
 
@@ -219,43 +255,12 @@ def bubblewrap_problem() -> str | None:
         proc.communicate()
         return "bubblewrap cannot be run: its trial did not end within 30 s"
     finally:
-        _reap_session(proc.pid)
+        reap_session(proc.pid)
     if proc.returncode != 0:
         said = stderr.decode(errors="replace").strip().splitlines()
         why = said[-1] if said else f"exit code {proc.returncode}"
         return f"bubblewrap cannot create a sandbox here (are user namespaces disabled?): {why}"
     return None
-
-
-def _reap_session(session: int, wait: float = 2.0) -> None:
-    """Reap the children of this process left in `session`: bubblewrap's init of a PID namespace
-    can outlive the bubblewrap that started it, and then comes to us when we are a child
-    subreaper (as a referee is), to be reaped by nobody else."""
-    give_up = time.monotonic() + wait
-    me = str(os.getpid())
-    while True:
-        left = []
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"{entry.path}/stat", "rb") as f:
-                    stat = f.read().decode(errors="replace")
-            except OSError:
-                continue
-            fields = stat[stat.rindex(")") + 2 :].split()
-            if fields[1] == me and fields[3] == str(session):
-                left.append(int(entry.name))
-        running = []
-        for pid in left:
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0] == 0:
-                    running.append(pid)
-            except ChildProcessError:
-                pass
-        if not running or time.monotonic() > give_up:
-            return
-        time.sleep(0.01)
 
 
 def _probe_uid() -> int:
@@ -274,6 +279,20 @@ def _memfd(name: str, data: bytes) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def _system_paths() -> list[str]:
+    """The `SYSTEM_PATHS` this machine has (a link counts: it is made inside as the same link)."""
+    return [p for p in SYSTEM_PATHS if os.path.lexists(p)]
+
+
+def _homes(env: Mapping[str, str]) -> set[str]:
+    """The home folders a sandbox never shows whole, as real paths: root's and the users' (ids 1000 up,
+    as useradd gives them), the referee's and the bot's ``HOME``."""
+    homes = [os.path.expanduser("~"), env.get("HOME", "")]
+    homes += [entry.pw_dir for entry in pwd.getpwall() if entry.pw_uid == 0 or 1000 <= entry.pw_uid < 65534]
+    real = {os.path.realpath(h) for h in homes if h}
+    return {h for h in real if h != "/" and os.path.isdir(h)}
 
 
 def _bwrap() -> str:
@@ -322,10 +341,6 @@ def _lookups(path: str) -> tuple[list[str], str | None]:
         else:
             where = step
     return looked, where
-
-
-def _within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 class Access(enum.Enum):
@@ -431,25 +446,6 @@ def seed_file_problem(
         return None
     return (f"{source}: holds {what} (its seed: key), and {why}: a bot could read it and know every deal; "
             f"chmod o-r {source}, or take seed: out of it and {instead}")  # fmt: skip
-
-
-def interpreter(program: Path, search: str, cwd: Path) -> Path | None:
-    """The interpreter a script's ``#!`` line names (through ``/usr/bin/env NAME``: NAME on the PATH
-    `search`, as env finds it), or None for a binary or an unreadable file."""
-    try:
-        with open(program, "rb") as f:
-            line = f.readline(256)
-    except OSError:
-        return None
-    if not line.startswith(b"#!"):
-        return None
-    words = line[2:].decode(errors="replace").split()
-    if not words:
-        return None
-    if os.path.basename(words[0]) == "env":
-        names = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-        return find_program(names[0], search, cwd) if names else None
-    return Path(words[0])
 
 
 # -- user ids ----------------------------------------------------------------------------
@@ -574,22 +570,22 @@ class _View:
         for step in looked:
             if step in self.links:
                 continue
-            if any(_within(step, h) for h in self.hidden):
+            if any(within(step, h) for h in self.hidden):
                 return step
             # Shown, or a folder bubblewrap makes on the way to one (empty but for it).
-            if not any(_within(step, r) or _within(r, step) for r in self.roots):
+            if not any(within(step, r) or within(r, step) for r in self.roots):
                 return step
         if end is None:
             return looked[-1] if looked else str(path)
-        if not any(_within(end, r) for r in self.roots) or any(_within(end, h) for h in self.hidden):
+        if not any(within(end, r) for r in self.roots) or any(within(end, h) for h in self.hidden):
             return end
         return None
 
     def fix(self, program: Path, gap: str) -> str:
         """What to add to the player's sandbox.paths so that the sandbox shows `program`."""
-        if any(_within(gap, h) for h in self.hidden):
+        if any(within(gap, h) for h in self.hidden):
             referee = sys.prefix if sys.prefix != sys.base_prefix else None
-            if referee is not None and _within(gap, referee):
+            if referee is not None and within(gap, referee):
                 return (f"the referee's own virtual environment ({referee}) is never shown to bots: give the bot "
                         "one of its own and add that to the player's sandbox.paths")  # fmt: skip
             return "it lies among the referee's own files, which no bot may see: give the bot its own copy"
@@ -602,7 +598,7 @@ class _View:
         wanted: list[str] = []
         for place in (os.path.abspath(program), os.path.realpath(program)):
             folder = prefix(place)
-            if folder != "/" and folder not in wanted and not any(_within(folder, r) for r in self.roots):
+            if folder != "/" and folder not in wanted and not any(within(folder, r) for r in self.roots):
                 wanted.append(folder)
         if not wanted:
             wanted.append(gap if os.path.isdir(gap) else os.path.dirname(gap))
@@ -614,7 +610,9 @@ class Sandbox:
 
     `directory` is the bot's own folder and `own_file` its own file (the fingerprint's,
     `fingerprint.bot_file`), `paths` the folders and files its player's config shows it
-    beside the spec's, `hide` the referee's files that must stay out of its sight.
+    beside the spec's, `hide` the referee's files that must stay out of its sight, `env` the
+    bot's environment (`environment.bot_environment`; by default only `path_env` as its PATH),
+    with which a Python it names is asked where it is installed (`pythons.ask`).
     """
 
     def __init__(
@@ -629,11 +627,14 @@ class Sandbox:
         *,
         own_file: Path | None = None,
         paths: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.spec = spec
         self._command = list(command)
+        self._named = self._command[0]  # as configured: a Python golfref chooses takes its place in the command
         self._cwd = cwd
         self._path_env = path_env
+        self._env = dict(env) if env is not None else {"PATH": path_env}
         self._label = label
         self._lease: tuple[int, int] | None = None
         self._group: cgroups.BotGroup | None = None  # the bot's own control group, where one can be made
@@ -703,6 +704,8 @@ class Sandbox:
             if self._bwrap:
                 self.argv = self._wrap(directory, extra, list(hide))
             else:
+                # Nothing is shown or hidden without bubblewrap, but the bot runs the same Python as with it.
+                self._choose_python(self._shown(directory, extra)[1], list(hide))
                 if user is not None:
                     self._check_reach(directory, own_file)
                 self.argv = list(self._command)
@@ -777,14 +780,24 @@ class Sandbox:
             out.append((resource.RLIMIT_FSIZE, applied["file_size_mb"] * _MIB, applied["file_size_mb"] * _MIB))
         return out
 
+    @staticmethod
+    def _shown(directory: Path | None, extra: Sequence[str]) -> tuple[list[Path], list[Path]]:
+        """The bot's own folder (none or one), and all that is shown beside the system's: its own, then `extra`."""
+        own = [directory.resolve()] if directory is not None else []
+        return own, own + [Path(p).resolve() for p in extra]
+
     def _wrap(self, directory: Path | None, extra: Sequence[str], hide: list[Path]) -> list[str]:
         """The bubblewrap command line that runs the bot's command."""
         spec = self.spec
-        own = [directory.resolve()] if directory is not None else []
-        shown = own + [Path(p).resolve() for p in extra]
-        system = [p for p in SYSTEM_PATHS if os.path.lexists(p)]
-        covers = self._covers(shown, own, hide)  # first: a folder that would show the referee's files is refused
-        self._check_program(shown, system, hide)
+        own, shown = self._shown(directory, extra)
+        system = _system_paths()
+        covers = self._covers(shown, own, hide, system)  # first: a folder showing the referee's files is refused
+        python = self._choose_python(shown, hide)
+        if python is not None:
+            shown += [Path(folder) for folder in python.shown]
+            for site_packages in python.covered:
+                covers += ["--tmpfs", site_packages, "--remount-ro", site_packages]
+        self._check_program(shown, hide)
         argv = [_bwrap(), *_namespaces(spec.network), "--proc", "/proc", "--dev", "/dev"]
         for path in system:
             if os.path.islink(path):
@@ -818,10 +831,12 @@ class Sandbox:
         argv += ["--remount-ro", "/", "--chdir", str(cwd), "--", *drop, *command]
         return argv
 
-    def _covers(self, shown: list[Path], own: list[Path], hide: list[Path]) -> list[str]:
-        """bubblewrap arguments that cover the referee's files inside the folders a bot sees; a
-        SandboxError where a folder shown would be, or lie inside, one of them."""
+    def _covers(self, shown: list[Path], own: list[Path], hide: list[Path], system: list[str]) -> list[str]:
+        """bubblewrap arguments that cover the referee's files inside the folders a bot sees (the system's
+        too: golfref's site-packages may lie under /usr); a SandboxError where a folder shown would be, or
+        lie inside, one of them."""
         argv: list[str] = []
+        seen_folders = shown + [Path(os.path.realpath(p)) for p in system if not os.path.islink(p)]
         for path in hide:
             secret = path.resolve()
             for seen in shown:
@@ -833,24 +848,117 @@ class Sandbox:
                         )
                     raise SandboxError(
                         f"{self._label}: its sandbox path {seen} would show the referee's {secret}, which no bot "
-                        "may see (its config, logs, results, signing key and virtual environment); name another folder"
+                        "may see (its config, logs, results, signing key and Python packages); name another folder"
                     )
-                if not secret.is_relative_to(seen):
-                    continue
-                if secret.is_dir():
-                    argv += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
-                elif secret.exists():
-                    argv += ["--ro-bind", os.devnull, str(secret)]
+            if not any(secret.is_relative_to(seen) for seen in seen_folders):
+                continue
+            if secret.is_dir():
+                argv += ["--tmpfs", str(secret), "--remount-ro", str(secret)]
+            elif secret.exists():
+                argv += ["--ro-bind", os.devnull, str(secret)]
         return argv
 
-    def _check_program(self, shown: list[Path], system: list[str], hide: list[Path]) -> None:
-        """Fail early, in one line, when the program the user's shell would run (or the interpreter
-        its #! line names) is not the one the sandbox would run: not shown there, or another found first."""
-        view = _View(
+    def _view(self, shown: list[Path], hide: list[Path]) -> _View:
+        """What the sandbox shows: the system's folders, `shown`, less the referee's files (`hide`)."""
+        system = _system_paths()
+        return _View(
             roots=[os.path.realpath(p) for p in system if not os.path.islink(p)] + [str(p) for p in shown],
             links={p for p in system if os.path.islink(p)},
             hidden=[os.path.realpath(p) for p in hide],
         )
+
+    def _choose_python(self, shown: list[Path], hide: list[Path]) -> PythonRun | None:
+        """Where the bot's program, or the interpreter its script's #! line names, is a Python the sandbox
+        does not show as it is: the Python it runs instead, its command rewritten to name it, and (with
+        bubblewrap) the folders of its installation to show and their site-packages to cover, as the log
+        records them; None where the program runs as it is (docs/SANDBOX.md, "Which Python a sandboxed bot
+        runs")."""
+        view = self._view(shown, hide)
+        cwd = Path(self._cwd)
+        program = self._command[0]
+        meant = find_program(program, self._path_env, cwd)
+        if meant is None or not os.path.isfile(meant):
+            return None
+        line = None
+        python = meant
+        what = f"its program {program}"
+        if view.gap(meant) is None:
+            line = shebang(meant)
+            named = interpreter(meant, self._path_env, cwd)
+            if line is None or named is None or not os.path.isfile(named) or view.gap(named) is None:
+                return None
+            python = named
+            what = f"the interpreter of its program {program}, {named},"
+        if not is_python(python):
+            return None
+        try:
+            found = ask(python, self._cwd, self._env)
+        except PythonAskError as e:
+            raise SandboxError(
+                f"{self._label}: {what} is a Python the sandbox does not show ({python}), and it cannot say where it "
+                f"is installed: {e}; check that `{python} -c 'import sys; print(sys.base_prefix)'` runs in the bot's "
+                "working directory, or name an interpreter under /usr"
+            ) from None
+        if found.in_venv and view.gap(Path(found.prefix)) is None:
+            executable = found.executable  # a virtual environment the sandbox shows: its interpreter and packages
+        else:
+            base = found.base_interpreter()
+            if base is None:
+                raise SandboxError(
+                    f"{self._label}: {what} runs Python {found.version} from {found.base_prefix}, but golfref finds "
+                    f"no interpreter of that installation in it ({found.base_executable}); name the interpreter by its "
+                    "path"
+                )
+            executable = base
+        folders = [f for f in found.folders() if view.gap(Path(f)) is not None] if self._bwrap else []
+        for folder in folders:
+            self._check_installation(folder, what, found, hide)
+        covered = [p for p in found.existing_site_packages() if any(within(p, f) for f in folders)]
+        if line is None:
+            self._command = [executable, *self._command[1:]]
+        else:
+            before = line.arguments()
+            if before is None:
+                raise SandboxError(
+                    f"{self._label}: the #! line of its program {program} gives env more than the Python to run "
+                    f"({line.argument}), which golfref cannot pass on when it runs {executable} itself; name the "
+                    "interpreter in the command instead"
+                )
+            script = program if "/" in program else str(meant)  # what the kernel would hand the interpreter
+            self._command = [executable, *before, script, *self._command[1:]]
+        run = PythonRun(str(python), executable, found.version, tuple(folders), tuple(covered))
+        self.protections = replace(self.protections, interpreter=run)
+        return run
+
+    def _check_installation(self, folder: str, what: str, found: Installation, hide: list[Path]) -> None:
+        """Refuse, in one line, an installation folder a sandbox may not show whole: the file system's root,
+        the machine's own /proc, /sys, /dev or /run, a home folder or one holding it, or one holding (or
+        inside) the referee's files other than its site-packages, which are covered anyway."""
+        where = f"{self._label}: {what} runs Python {found.version} installed in {folder}"
+        instead = "install that Python in a folder of its own (pyenv, /opt/python3.X, conda) or use one under /usr"
+        if folder == "/":
+            raise SandboxError(f"{where}, the whole file system, which a sandbox never shows; {instead}")
+        problem = unsafe_path(folder)
+        if problem is not None:
+            raise SandboxError(f"{where}: {problem}; {instead}")
+        home = next((h for h in _homes(self._env) if within(h, folder)), None)
+        if home is not None:
+            which = "the home folder" if home == folder else "a folder that holds the home folder"
+            raise SandboxError(
+                f"{where}, {which} {home}: a sandbox shows a Python's installation whole, and never a home folder; "
+                f"{instead}"
+            )
+        site_packages = found.existing_site_packages()
+        for path in hide:
+            secret = os.path.realpath(path)
+            if within(folder, secret) or (within(secret, folder) and not any(within(secret, p) for p in site_packages)):
+                relation = "lies among" if within(folder, secret) else "holds"
+                raise SandboxError(f"{where}, which {relation} the referee's {secret} (no bot may see it); {instead}")
+
+    def _check_program(self, shown: list[Path], hide: list[Path]) -> None:
+        """Fail early, in one line, when the program the user's shell would run (or the interpreter
+        its #! line names) is not the one the sandbox would run: not shown there, or another found first."""
+        view = self._view(shown, hide)
         program = self._command[0]
         cwd = Path(self._cwd)
         meant = find_program(program, self._path_env, cwd)
@@ -886,7 +994,9 @@ class Sandbox:
         needs: list[tuple[Path, Access, str]] = []
         program = find_program(self._command[0], self._path_env, cwd)
         if program is not None and os.path.isfile(program):
-            needs.append((program, Access.RUN, "its program"))
+            chosen = self.protections.interpreter is not None
+            said = f"the Python of its program {self._named}," if chosen else "its program"
+            needs.append((program, Access.RUN, said))
             script = interpreter(program, self._path_env, cwd)
             if script is not None:  # the interpreter reads the script
                 needs += [(program, Access.READ, "its program"), (script, Access.RUN, "the interpreter of its program")]

@@ -345,7 +345,7 @@ class _Referee:
         """Set up each external bot's sandbox when the config asks for one (a ConfigError before any bot starts).
 
         `hide` are more of the referee's files to keep out of the bots' sight, beside the
-        config, the log's folder and the virtual environment golfref runs in.
+        config, the log's folder and golfref's own Python packages (its virtual environment).
         """
         self.launcher.prepare(self.config.sandbox, self.config.players, self.log_path.parent, self.config.source, hide)
         self.hidden = tuple(hide)

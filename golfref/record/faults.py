@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..config.match import FaultMode, FaultPolicy, TimeControl
+from .stderr import TERMINAL_STDERR_LINES, stderr_tail_lines
 
 __all__ = [
     "EXIT_WAIT",
@@ -29,6 +30,7 @@ __all__ = [
     "explain_fault",
     "fault_hint",
     "kind_hint",
+    "missing_module",
     "silence_hint",
 ]
 
@@ -118,23 +120,43 @@ def silence_hint(awaited: str) -> str:
     return f"no {awaited} arrived: is each line the bot prints flushed? {fixes}"
 
 
-def kind_hint(kind: FaultKind, message: str = "", unheard: str | None = None) -> str:
+_MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([^']+)'", flags=re.M)
+
+
+def missing_module(stderr: str) -> str | None:
+    """The module a Python bot could not import, where the last lines of its stderr that a fault report
+    shows say so (``ModuleNotFoundError: No module named 'numpy'``); else None."""
+    found = _MISSING_MODULE.findall("\n".join(stderr_tail_lines(stderr, TERMINAL_STDERR_LINES)))
+    return found[-1] if found else None
+
+
+def kind_hint(kind: FaultKind, message: str = "", unheard: str | None = None, stderr: str = "") -> str:
     """What a bot author can do about a fault of `kind`: the usual cause, in one line.
 
     `unheard` names what the bot was waited for ("ready", "answer") when it has not sent
     one yet at all: a timeout then most likely means output that was never flushed.
+    `stderr` is what the bot wrote there: a Python bot that ended on a module it does not
+    have is told how a bot gets packages of its own.
     """
     if kind is FaultKind.TIMEOUT and unheard is not None:
         return silence_hint(unheard)
     if kind is FaultKind.EXITED and "still running" in message:
         return "a bot keeps its stdout open until goodbye"
+    if kind is FaultKind.EXITED and (module := missing_module(stderr)) is not None:
+        # The usual cause: the packages of the virtual environment the author's python3 is in,
+        # which a sandboxed bot does not get (docs/SANDBOX.md, "Which Python a sandboxed bot runs").
+        return (
+            f"its Python has no module {module!r}: a sandboxed bot's Python has its standard library only; give the "
+            "bot a virtual environment of its own that has the package, run it with that environment's python3, and "
+            "add the environment to the player's sandbox.paths (docs/SANDBOX.md)"
+        )
     return _HINTS[kind]
 
 
-def fault_hint(fault: Fault) -> str:
-    """What a bot author can do about a recorded fault: the usual cause, in one line."""
+def fault_hint(fault: Fault, stderr: str = "") -> str:
+    """What a bot author can do about a recorded fault (`stderr`: what the bot wrote there), in one line."""
     # A timeout with no request is the wait for ready: nothing was heard from the bot at all.
-    return kind_hint(fault.kind, fault.message, "ready" if fault.request is None else None)
+    return kind_hint(fault.kind, fault.message, "ready" if fault.request is None else None, stderr)
 
 
 class SeatStatus(enum.Enum):

@@ -90,11 +90,15 @@ def _counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{kind} {n}" for kind, n in counts.items())
 
 
-def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
+def _stderr(result: MatchResult, seat: int) -> str:
+    """What the seat's bot wrote to stderr, as its log keeps it ("" for none)."""
     from ..record.matchlog import read_match_log
 
-    stderr = read_match_log(result.log).players[seat].stderr or ""
-    return stderr_tail_lines(stderr, TERMINAL_STDERR_LINES)
+    return read_match_log(result.log).players[seat].stderr or ""
+
+
+def _stderr_tail(result: MatchResult, seat: int) -> list[str]:
+    return stderr_tail_lines(_stderr(result, seat), TERMINAL_STDERR_LINES)
 
 
 def summary_json(result: MatchResult) -> dict[str, Any]:
@@ -111,7 +115,8 @@ def summary_json(result: MatchResult) -> dict[str, Any]:
             "status": result.statuses[i].value,
             "faults": len(faults),
             "fault_kinds": kind_counts([f.kind.value for f in faults]),
-            "first_fault": None if not faults else {**faults[0].to_json(), "hint": fault_hint(faults[0])},
+            "first_fault": None if not faults else {**faults[0].to_json(),
+                                                    "hint": fault_hint(faults[0], _stderr(result, i))},
             "stderr_tail": _stderr_tail(result, i) if faults else [],
             "holes": [h[i] for h in result.hole_scores],
             "total": result.totals[i],
@@ -183,7 +188,7 @@ def fault_lines(result: MatchResult) -> list[str]:
             taken = waited.get(first.request) if first.request is not None else None
             why = explain_fault(first, log.time_control, rules.rows * rules.cols, taken, who)
             lines.append(f"  why: {sanitize(why)}")
-        lines.append(f"  hint: {fault_hint(first)}")
+        lines.append(f"  hint: {fault_hint(first, log.players[seat].stderr or '')}")
         if result.statuses[seat] is SeatStatus.DISQUALIFIED:
             at = log.players[seat].disqualified_at
             request, hole = (at.request, at.hole) if at is not None else (None, None)

@@ -680,7 +680,7 @@ def _failed(
         None if sent is None else sent.line,
         stderr or None,
         seconds,
-        None if reply.fault is None else kind_hint(reply.fault, reply.message, unheard),
+        None if reply.fault is None else kind_hint(reply.fault, reply.message, unheard, stderr),
         None if sent is None else sent.hole,
         None if sent is None else sent.step,
         None if sent is None else sent.request_id,
