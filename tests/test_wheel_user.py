@@ -9,7 +9,8 @@ whichever pytest-xdist worker comes first.
 
 From there: `golfref init` for every language whose toolchain is here, and in each project the
 run, check-bot and the gated tournament as its README says (sandboxed where bubblewrap is); the
-README's quick start, as written, from an empty folder.
+README's quick start, as written, from an empty folder; and every command of docs/ that reads
+files (tests/test_docs_commands.py finds them) from a folder `golfref examples` wrote.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import yaml
 from golfref import __version__
 from golfref.bots.sandbox import bubblewrap_problem
 from tests.kitbuild import KIT_NAMES, usable
+from tests.test_docs_commands import doc_commands, prepare, words
 from tests.test_packaging import _NOT_SOURCE, _build
 
 from .conftest import ROOT
@@ -110,6 +112,19 @@ def home() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _python_unreachable(installed: Installed) -> None:
+    """Skip, saying why, where a sandboxed Python bot cannot run here: without bubblewrap, as root, each bot runs
+    as a user of its own, which must reach the environment's base Python (a pyenv under a 0700 /root cannot be)."""
+    from golfref.bots.sandbox import Access, others_cannot
+
+    if bubblewrap_problem() is None or os.geteuid() != 0:
+        return
+    base = (installed.venv / "bin" / "python3").resolve()
+    stop = others_cannot(base, Access.RUN)
+    if stop is not None:
+        pytest.skip(f"without bubblewrap, a sandboxed bot's own user cannot reach {base} here: {stop}")
+
+
 def _ok(done: subprocess.CompletedProcess[str], what: str) -> str:
     assert done.returncode == 0, f"{what}: exit {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
@@ -126,6 +141,8 @@ def test_the_installed_golfref_is_the_wheels(installed: Installed, home: Path) -
 @pytest.mark.parametrize("lang", KIT_NAMES)
 def test_an_init_project_runs_as_its_readme_says(lang: str, installed: Installed, home: Path) -> None:
     usable(lang)
+    if lang == "python":
+        _python_unreachable(installed)
     _ok(installed.run(["golfref", "init", "bot", "--lang", lang], home), "init")
     project = home / "bot"
     readme = (project / "README.md").read_text(encoding="utf-8")
@@ -152,6 +169,7 @@ def test_an_init_project_runs_as_its_readme_says(lang: str, installed: Installed
 
 
 def test_the_readme_quick_start_runs_from_an_empty_folder(installed: Installed, home: Path) -> None:
+    _python_unreachable(installed)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Five minutes", 1)[1].split("\n## ", 1)[0]
     (block,) = re.findall(r"^```sh\n(.*?)^```$", section, flags=re.M | re.S)
@@ -159,3 +177,25 @@ def test_the_readme_quick_start_runs_from_an_empty_folder(installed: Installed, 
     _ok(done, "the README's quick start")
     assert "gate: pass:" in done.stdout
     assert (home / "my-bot" / "first.html").is_file()
+
+
+DOC_PAGES = sorted({c.page for c in doc_commands() if c.skip is None})
+
+
+@pytest.mark.parametrize("page", DOC_PAGES)
+def test_every_command_of_the_docs_runs_from_the_examples_it_wrote(page: str, installed: Installed, home: Path) -> None:
+    # The commands tests/test_docs_commands.py runs in process, here with the wheel's `golfref` on PATH, in a
+    # folder of examples that `golfref examples` wrote from the wheel's own package data.
+    commands = [c for c in doc_commands() if c.page == page and c.skip is None]
+    if any(c.argv[1] == "tournament" for c in commands):
+        _python_unreachable(installed)
+    for extra in {n for c in commands for n in c.needs}:
+        pytest.importorskip({"cluster": "distributed", "rl": "gymnasium"}[extra], reason=f"needs the {extra} extra")
+    _ok(installed.run(["golfref", "examples", "golf-examples"], home), "golfref examples")
+    examples = home / "golf-examples"
+    for command in commands:
+        prepare(command, examples)
+        done = installed.run(words(command, examples), examples / command.folder)
+        where = f"{page}:{command.line}: $ {command.text}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        assert done.returncode in command.statuses, where
+        assert "Traceback" not in done.stderr and "internal error" not in done.stderr, where
