@@ -21,8 +21,6 @@ import re
 import shutil
 import site
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +28,7 @@ import yaml
 
 from golfref.bots.sandbox import bubblewrap_problem
 from tests.test_sandbox_python import Pythons, interpreters  # noqa: F401 - the fixture, shared
-from tests.test_wheel_user import Installed, installed  # noqa: F401 - the fixture, shared
+from tests.test_wheel_user import Installed, installed, venv_with_test_dependencies  # noqa: F401 - the fixture
 
 from .conftest import ROOT, private_to_root
 from .test_junit import SCHEMA
@@ -48,20 +46,11 @@ def _block(starts: str) -> str:
 
 
 @pytest.fixture
-def runner(interpreters: Pythons) -> Iterator[Path]:  # noqa: F811 - the imported fixture, used
-    """A fresh virtual environment over the Python installed outside /usr, in a folder every user may enter
-    (without bubblewrap, as root, each bot runs as a user of its own, on that Python)."""
-    folder = Path(tempfile.mkdtemp(prefix="golfref-runner-"))
-    folder.chmod(0o755)
-    try:
-        venv = folder / "python"
-        subprocess.run([str(interpreters.python), "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
-        (own,) = (venv / "lib").glob("python3.*/site-packages")
-        deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
-        (own / "zz-test-dependencies.pth").write_text("".join(f"{p}\n" for p in deps), encoding="utf-8")
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+def runner(interpreters: Pythons, shared: Path) -> Path:  # noqa: F811 - the imported fixture, used
+    """A fresh virtual environment over the Python installed outside /usr, as `shared/python`: a folder every user
+    may enter (without bubblewrap, as root, each bot runs as a user of its own, on that Python)."""
+    venv_with_test_dependencies(interpreters.python, shared / "python")
+    return shared
 
 
 def _steps(workflow: str) -> list[str]:

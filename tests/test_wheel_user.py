@@ -22,8 +22,6 @@ import shutil
 import site
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,19 +67,24 @@ def _install(root: Path) -> Installed:
     shutil.copytree(ROOT, tree, ignore=_NOT_SOURCE)
     shutil.copytree(ROOT / "tests" / "logs", tree / "tests" / "logs", ignore=shutil.ignore_patterns("__pycache__"))
     wheel = _build("wheel", tree, out=root / "dist")
-    venv = root / "venv"
-    base = getattr(sys, "_base_executable", sys.executable)
-    subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    venv = venv_with_test_dependencies(Path(getattr(sys, "_base_executable", sys.executable)), root / "venv")
     done = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet", "--no-deps",
          "--no-index", str(wheel)], capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    return Installed(venv, wheel)
+
+
+def venv_with_test_dependencies(python: Path, venv: Path) -> Path:
+    """A fresh virtual environment made by `python`, whose dependencies (golfref's, and pip) are this test run's
+    own: a .pth file names them after the environment's own site-packages, where a package it installs goes
+    first. Nothing is downloaded."""
+    subprocess.run([str(python), "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
     (own,) = (venv / "lib").glob("python3.*/site-packages")
-    # After the environment's own site-packages: golfref is the wheel's, its dependencies this run's.
     deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
     (own / "zz-test-dependencies.pth").write_text("".join(f"{p}\n" for p in deps), encoding="utf-8")
-    return Installed(venv, wheel)
+    return venv
 
 
 @pytest.fixture(scope="session")
@@ -98,18 +101,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
         made = _install(root)
         done.write_text(f"{made.venv}\n{made.wheel}\n")
         return made
-
-
-@pytest.fixture
-def home() -> Iterator[Path]:
-    """An empty folder of the user's, outside the checkout, that every user may enter (without bubblewrap, as
-    root, each bot runs as a user of its own, which must reach its folder)."""
-    folder = Path(tempfile.mkdtemp(prefix="golfref-user-"))
-    folder.chmod(0o755)
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _python_unreachable(installed: Installed) -> None:
@@ -131,20 +122,20 @@ def _ok(done: subprocess.CompletedProcess[str], what: str) -> str:
     return done.stdout
 
 
-def test_the_installed_golfref_is_the_wheels(installed: Installed, home: Path) -> None:
-    assert _ok(installed.run("golfref --version", home), "--version").strip() == f"golfref {__version__}"
-    where = _ok(installed.run(["python3", "-c", "import golfref; print(golfref.__file__)"], home), "import")
+def test_the_installed_golfref_is_the_wheels(installed: Installed, shared: Path) -> None:
+    assert _ok(installed.run("golfref --version", shared), "--version").strip() == f"golfref {__version__}"
+    where = _ok(installed.run(["python3", "-c", "import golfref; print(golfref.__file__)"], shared), "import")
     assert Path(where.strip()).is_relative_to(installed.venv)
     assert not Path(where.strip()).is_relative_to(ROOT)
 
 
 @pytest.mark.parametrize("lang", KIT_NAMES)
-def test_an_init_project_runs_as_its_readme_says(lang: str, installed: Installed, home: Path) -> None:
+def test_an_init_project_runs_as_its_readme_says(lang: str, installed: Installed, shared: Path) -> None:
     usable(lang)
     if lang == "python":
         _python_unreachable(installed)
-    _ok(installed.run(["golfref", "init", "bot", "--lang", lang], home), "init")
-    project = home / "bot"
+    _ok(installed.run(["golfref", "init", "bot", "--lang", lang], shared), "init")
+    project = shared / "bot"
     readme = (project / "README.md").read_text(encoding="utf-8")
     (block,) = re.findall(r"^## Run it\n\n```sh\n(.*?)^```$", readme, flags=re.M | re.S)
     commands = [line.split("#")[0].strip() for line in block.splitlines()]
@@ -168,22 +159,24 @@ def test_an_init_project_runs_as_its_readme_says(lang: str, installed: Installed
         assert (project / "check-bot.xml").is_file() and (project / "tournament.xml").is_file()
 
 
-def test_the_readme_quick_start_runs_from_an_empty_folder(installed: Installed, home: Path) -> None:
+def test_the_readme_quick_start_runs_from_an_empty_folder(installed: Installed, shared: Path) -> None:
     _python_unreachable(installed)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Five minutes", 1)[1].split("\n## ", 1)[0]
     (block,) = re.findall(r"^```sh\n(.*?)^```$", section, flags=re.M | re.S)
-    done = installed.run(["sh", "-e", "-x", "-c", block], home)
+    done = installed.run(["sh", "-e", "-x", "-c", block], shared)
     _ok(done, "the README's quick start")
     assert "gate: pass:" in done.stdout
-    assert (home / "my-bot" / "first.html").is_file()
+    assert (shared / "my-bot" / "first.html").is_file()
 
 
 DOC_PAGES = sorted({c.page for c in doc_commands() if c.skip is None})
 
 
 @pytest.mark.parametrize("page", DOC_PAGES)
-def test_every_command_of_the_docs_runs_from_the_examples_it_wrote(page: str, installed: Installed, home: Path) -> None:
+def test_every_command_of_the_docs_runs_from_the_examples_it_wrote(
+    page: str, installed: Installed, shared: Path
+) -> None:
     # The commands tests/test_docs_commands.py runs in process, here with the wheel's `golfref` on PATH, in a
     # folder of examples that `golfref examples` wrote from the wheel's own package data.
     commands = [c for c in doc_commands() if c.page == page and c.skip is None]
@@ -191,8 +184,8 @@ def test_every_command_of_the_docs_runs_from_the_examples_it_wrote(page: str, in
         _python_unreachable(installed)
     for extra in {n for c in commands for n in c.needs}:
         pytest.importorskip({"cluster": "distributed", "rl": "gymnasium"}[extra], reason=f"needs the {extra} extra")
-    _ok(installed.run(["golfref", "examples", "golf-examples"], home), "golfref examples")
-    examples = home / "golf-examples"
+    _ok(installed.run(["golfref", "examples", "golf-examples"], shared), "golfref examples")
+    examples = shared / "golf-examples"
     for command in commands:
         prepare(command, examples)
         done = installed.run(words(command, examples), examples / command.folder)
