@@ -230,8 +230,9 @@ bot scores no worse than `random`; raise the bar in `tournament.yaml` (`baseline
 step that does. `.github/workflows/golfref.yml` runs it on GitHub Actions, with golfref
 installed from `ci/{wheel_name()}`, the very golfref that made this folder.
 
-The rules, the protocol and how to write a bot: golfref's docs (RULES.md, PROTOCOL.md,
-WRITING_A_BOT.md); `golfref examples DIR` writes the files their examples use.
+The rules, the protocol and how to write a bot are in the docs/ folder of golfref's source
+(RULES.md, PROTOCOL.md, WRITING_A_BOT.md); `golfref examples DIR` writes the files their
+examples use, and `golfref COMMAND --help` says what each command takes.
 """
 
 
