@@ -23,6 +23,11 @@ def modules() -> list[str]:
     return [path.removesuffix(".py").replace("/", ".") for path in paths]
 
 
+MAPPED = {"schemas": "schemas", "kits": "kits", "sample_matches": "samples"}
+"""The repository's folders that the package holds under other names (pyproject.toml's package-dir), as the
+Makefile copies them into the compiled build: folder -> its name in golfref/."""
+
+
 def unavailable() -> str | None:
     """Why the compiled build cannot be used (missing, no compiler, stale), or None when it can."""
     reason = COMPILED / "UNAVAILABLE"
@@ -31,7 +36,9 @@ def unavailable() -> str | None:
     if not (COMPILED / ".built").is_file():
         return f"no compiled build in {COMPILED} (make compiled)"
     package = COMPILED / "golfref"
-    stale = _differing(ROOT / "golfref", package) or _differing(ROOT / "schemas", package / "schemas")
+    stale = _differing(ROOT / "golfref", package) or next(
+        (found for folder, name in MAPPED.items() if (found := _differing(ROOT / folder, package / name))), None
+    )
     if stale:
         return f"the compiled build is stale: {stale} changed since it was built (make compiled)"
     return None
@@ -46,7 +53,7 @@ def _differing(source: Path, copy: Path) -> str | None:
         if not twin.is_file() or not filecmp.cmp(path, twin, shallow=False):
             return str(path.relative_to(ROOT))
     for twin in sorted(copy.rglob("*.py")):
-        if not (source / twin.relative_to(copy)).is_file() and twin.relative_to(copy).parts[0] != "schemas":
+        if not (source / twin.relative_to(copy)).is_file() and twin.relative_to(copy).parts[0] not in MAPPED.values():
             return str((source / twin.relative_to(copy)).relative_to(ROOT))
     return None
 

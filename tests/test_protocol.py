@@ -472,7 +472,8 @@ def test_the_process_layer_takes_the_version_without_the_message_layer() -> None
     )
     assert json.loads(done.stdout) == [
         "golfref", "golfref.bots", "golfref.bots.bot_process", "golfref.bots.cgroups", "golfref.bots.environment",
-        "golfref.bots.framing", "golfref.bots.lifetime", "golfref.bots.multiplex", "golfref.bots.sandbox",
+        "golfref.bots.framing", "golfref.bots.lifetime", "golfref.bots.multiplex", "golfref.bots.pythons",
+        "golfref.bots.sandbox",
         "golfref.bots.seccomp", "golfref.config", "golfref.config.programs", "golfref.config.sandbox_spec",
         "golfref.game", "golfref.game.fast",
     ]  # fmt: skip
