@@ -82,8 +82,12 @@ def test_a_missing_unavailable_or_stale_compiled_build_says_why(tmp_path: Path, 
     (tmp_path / "UNAVAILABLE").unlink()
     (tmp_path / ".built").touch()
     shutil.copytree(ROOT / "golfref", tmp_path / "golfref", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "schemas", tmp_path / "golfref" / "schemas", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder, name in compiled.MAPPED.items():  # as the Makefile copies them
+        shutil.copytree(ROOT / folder, tmp_path / "golfref" / name, ignore=shutil.ignore_patterns("__pycache__"))
     assert compiled.unavailable() is None
+    (tmp_path / "golfref" / "kits" / "c" / "bot.c").write_text("edited")
+    assert compiled.unavailable() == "the compiled build is stale: kits/c/bot.c changed since it was built (make compiled)"
+    shutil.copy(ROOT / "kits" / "c" / "bot.c", tmp_path / "golfref" / "kits" / "c" / "bot.c")
     with open(tmp_path / "golfref" / "game" / "engine.py", "a", encoding="utf-8") as f:
         f.write("# edited\n")
     stale = "the compiled build is stale: {} changed since it was built (make compiled)"
