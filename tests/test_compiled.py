@@ -86,11 +86,11 @@ def test_a_missing_unavailable_or_stale_compiled_build_says_why(tmp_path: Path, 
         shutil.copytree(ROOT / folder, tmp_path / "golfref" / name, ignore=shutil.ignore_patterns("__pycache__"))
     assert compiled.unavailable() is None
     (tmp_path / "golfref" / "kits" / "c" / "bot.c").write_text("edited")
-    assert compiled.unavailable() == "the compiled build is stale: kits/c/bot.c changed since it was built (make compiled)"
+    stale = "the compiled build is stale: {} changed since it was built (make compiled)"
+    assert compiled.unavailable() == stale.format("kits/c/bot.c")
     shutil.copy(ROOT / "kits" / "c" / "bot.c", tmp_path / "golfref" / "kits" / "c" / "bot.c")
     with open(tmp_path / "golfref" / "game" / "engine.py", "a", encoding="utf-8") as f:
         f.write("# edited\n")
-    stale = "the compiled build is stale: {} changed since it was built (make compiled)"
     assert compiled.unavailable() == stale.format("golfref/game/engine.py")
     shutil.copy(ROOT / "golfref" / "game" / "engine.py", tmp_path / "golfref" / "game" / "engine.py")
     (tmp_path / "golfref" / "game" / "view.py").unlink()
