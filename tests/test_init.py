@@ -182,3 +182,9 @@ def test_init_builds_a_bot_that_plays_a_match_as_written(
     monkeypatch.chdir(tmp_path / "proj")
     code, output = _invoke("run", "match.yaml", "--quiet", "--json")
     assert code == 0, output
+
+
+def test_a_kit_answers_to_its_other_names_too() -> None:
+    assert kit("c++") is kit("cpp") and kit("js") is kit("javascript") and kit("py") is kit("python")
+    names = [name for k in KITS for name in (k.name, *k.aliases)]
+    assert len(names) == len(set(names))

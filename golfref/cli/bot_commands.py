@@ -350,7 +350,8 @@ def init(
         for which in KITS:
             absent = which.missing()
             state = "ready" if not absent else f"missing {', '.join(t.program for t in absent)}"
-            out(f"{which.name:<11} {which.title:<22} needs {which.needs_text()}: {state}")
+            also = f" (or {', '.join(which.aliases)})" if which.aliases else ""
+            out(f"{which.name + also:<28} {which.title:<22} needs {which.needs_text()}: {state}")
         return
     if folder is None or lang is None:
         fail("init: give DIR and --lang LANG (golfref init --list names the languages)")

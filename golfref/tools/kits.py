@@ -68,6 +68,8 @@ class Kit:
     """A command run in the bot's folder after a strict build, failing it on any warning: for a
     compiler that has no flag to make warnings errors (Go's `go vet`)."""
     env: Mapping[str, str] | None = None
+    aliases: tuple[str, ...] = ()
+    """Other names `golfref init --lang` takes for it (`c++` for cpp)."""
     """Variables the build sets over the caller's (Go: nothing fetched). A caller without HOME builds
     with a fresh temporary one, where toolchains keep their caches."""
 
@@ -108,8 +110,11 @@ _PYTHON = Tool("python3", "python3")
 _CC = Tool("cc", "gcc")
 
 KITS: tuple[Kit, ...] = (
-    Kit("python", "Python 3.11+", "python", (_PYTHON,), "bot.py", ("python3", "bot.py")),
-    Kit("javascript", "JavaScript (Node.js)", "javascript", (Tool("node", "nodejs"),), "bot.js", ("node", "bot.js")),
+    Kit("python", "Python 3.11+", "python", (_PYTHON,), "bot.py", ("python3", "bot.py"), aliases=("py",)),
+    Kit(
+        "javascript", "JavaScript (Node.js)", "javascript", (Tool("node", "nodejs"),), "bot.js", ("node", "bot.js"),
+        aliases=("js", "node"),
+    ),
     Kit(
         "c", "C (C11)", "c", (_CC,), "bot.c", ("./bot",),
         build_argv=("cc", "-std=c11", "-O2", "-o", "bot", "bot.c", "golfbot.c", "json.c"),
@@ -121,7 +126,7 @@ KITS: tuple[Kit, ...] = (
         outputs=("bot",), strict=("-D", "warnings"),
     ),
     Kit(
-        "cpp", "C++ (C++17)", "cpp", (Tool("c++", "g++"),), "bot.cpp", ("./bot",),
+        "cpp", "C++ (C++17)", "cpp", (Tool("c++", "g++"),), "bot.cpp", ("./bot",), aliases=("c++",),
         build_argv=("c++", "-std=c++17", "-O2", "-o", "bot", "bot.cpp"),
         outputs=("bot",), strict=("-Wall", "-Wextra", "-Werror", "-pedantic"),
     ),
@@ -146,7 +151,7 @@ KITS: tuple[Kit, ...] = (
 def kit(name: str) -> Kit:
     """The kit called `name`; KitError naming the kits there are where none is."""
     for candidate in KITS:
-        if candidate.name == name:
+        if name in (candidate.name, *candidate.aliases):
             return candidate
     raise KitError(f"{name}: no kit for that language (the kits: {', '.join(k.name for k in KITS)})")
 
