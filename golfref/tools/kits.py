@@ -126,8 +126,8 @@ KITS: tuple[Kit, ...] = (
         outputs=("bot",), strict=("-D", "warnings"),
     ),
     Kit(
-        "cpp", "C++ (C++17)", "cpp", (Tool("c++", "g++"),), "bot.cpp", ("./bot",), aliases=("c++",),
-        build_argv=("c++", "-std=c++17", "-O2", "-o", "bot", "bot.cpp"),
+        "cpp", "C++17", "cpp", (Tool("g++", "g++"),), "bot.cpp", ("./bot",), aliases=("c++",),
+        build_argv=("g++", "-std=c++17", "-O2", "-o", "bot", "bot.cpp"),
         outputs=("bot",), strict=("-Wall", "-Wextra", "-Werror", "-pedantic"),
     ),
     Kit(

@@ -1,5 +1,5 @@
 // The C++ starter bot: keeps low cards, swaps out its worst one. Edit choose.
-// Build: c++ -std=c++17 -O2 -o bot bot.cpp   Run: ./bot
+// Build: g++ -std=c++17 -O2 -o bot bot.cpp   Run: ./bot
 #include <algorithm>
 #include <cstddef>
 #include <optional>
