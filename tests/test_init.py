@@ -188,3 +188,20 @@ def test_a_kit_answers_to_its_other_names_too() -> None:
     assert kit("c++") is kit("cpp") and kit("js") is kit("javascript") and kit("py") is kit("python")
     names = [name for k in KITS for name in (k.name, *k.aliases)]
     assert len(names) == len(set(names))
+
+
+def test_a_project_that_cannot_be_written_leaves_its_empty_folder_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from golfref.tools import project
+
+    def no_wheel(folder: Path) -> Path:
+        raise project.WheelError("golfref is not installed as a distribution (no metadata to put in a wheel)")
+
+    monkeypatch.setattr(project, "save_wheel", no_wheel)
+    (tmp_path / "empty").mkdir()
+    code, output = _invoke("init", str(tmp_path / "empty"), "--lang", "python")
+    assert code == 2 and "cannot write the project: golfref is not installed as a distribution" in output, output
+    assert list((tmp_path / "empty").iterdir()) == []
+    code, output = _invoke("init", str(tmp_path / "new"), "--lang", "python")
+    assert code == 2 and not (tmp_path / "new").exists()

@@ -30,7 +30,7 @@ from pathlib import Path
 from .. import __version__
 from ..game.policies import POLICIES
 from .kits import Kit, build, copy_kit, package_tree
-from .wheel import save_wheel, wheel_name
+from .wheel import WheelError, save_wheel, wheel_name
 
 __all__ = ["BOT_FOLDER", "DEAL_SETS", "Project", "ProjectError", "init_project", "write_examples"]
 
@@ -64,6 +64,18 @@ def _fresh(folder: Path) -> bool:
     if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
         return False
     raise ProjectError(f"{folder}: already there and not an empty folder; name a new one")
+
+
+def _undo(folder: Path, new: bool) -> None:
+    """Leave `folder` as it was before a write that failed: gone if it was new, else empty again (it was)."""
+    if new:
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    for entry in folder.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def _player_name(folder: Path) -> str:
@@ -270,10 +282,10 @@ def init_project(folder: Path, kit: Kit, against: str = "greedy") -> Project:
             written.append(name)
         (folder / "ci.sh").chmod(0o755)
         written.append(save_wheel(folder / "ci").relative_to(folder).as_posix())
-    except OSError as e:
-        if new:
-            shutil.rmtree(folder, ignore_errors=True)
-        raise ProjectError(f"{folder}: cannot write the project: {e.strerror or e}") from e
+    except (OSError, WheelError) as e:
+        _undo(folder, new)
+        said = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise ProjectError(f"{folder}: cannot write the project: {said}") from e
     build(kit, folder / BOT_FOLDER)  # KitError: the files stay, for the author to fix and build
     return Project(folder, kit, player, against, tuple(sorted(written)))
 
@@ -291,7 +303,6 @@ def write_examples(folder: Path) -> list[str]:
             target.write_bytes(source.read_bytes())
             written.append(name)
     except OSError as e:
-        if new:
-            shutil.rmtree(folder, ignore_errors=True)
+        _undo(folder, new)
         raise ProjectError(f"{folder}: cannot write the examples: {e.strerror or e}") from e
     return written
