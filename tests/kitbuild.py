@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from golfref.tools.kits import KITS, Kit, build, copy_kit, kit, run_argv
+from golfref.tools.kits import KITS, Kit, build, copy_kit, kit
 
 KIT_NAMES = tuple(k.name for k in KITS)
 
@@ -39,3 +39,9 @@ def kit_bot(name: str, folder: Path, main: str | None = None) -> list[str]:
     argv = run_argv(which, folder)
     # The tests' own interpreter, not whichever python3 comes first on PATH.
     return [sys.executable, "-B", *argv[1:]] if argv[0] == "python3" else argv
+
+
+def run_argv(which: Kit, folder: Path) -> list[str]:
+    """The kit's run command with the bot's own files named by absolute paths in `folder`, for a test whose
+    working directory is elsewhere (a config gives a bot its folder as `cwd` instead)."""
+    return [str(folder / word) if word.startswith("./") or (folder / word).exists() else word for word in which.run]

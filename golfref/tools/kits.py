@@ -15,13 +15,13 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-__all__ = ["KITS", "Kit", "KitError", "Tool", "build", "copy_kit", "kit", "kit_files", "package_tree", "run_argv"]
+__all__ = ["KITS", "Kit", "KitError", "Tool", "build", "copy_kit", "kit", "kit_files", "package_tree"]
 
 BUILD_TIMEOUT = 600
 """Seconds a kit's build may take (a cold Rust or Java build on a slow machine takes well under this)."""
@@ -227,18 +227,3 @@ def _run(argv: list[str], folder: Path, env: Mapping[str, str], timeout: float) 
     if done.returncode != 0:
         said = (done.stderr + done.stdout).strip()
         raise KitError(f"{' '.join(argv)} failed in {folder} (exit {done.returncode}):\n{said}")
-
-
-def run_argv(which: Kit, folder: Path) -> list[str]:
-    """The kit's run command with the bot's own files named by absolute paths in `folder` (for a
-    caller whose working directory is elsewhere, as the tests' are)."""
-    out = []
-    for word in which.run:
-        local = folder / word
-        out.append(str(local) if word.startswith("./") or local.exists() else word)
-    return out
-
-
-def tool_paths(which: Kit) -> Sequence[str]:
-    """Where each tool the kit needs is, or what is missing, one line each (for `golfref init --list`)."""
-    return [shutil.which(tool.program) or f"{tool.program}: not installed ({tool.debian})" for tool in which.needs]
