@@ -74,7 +74,7 @@ demo: $(RUN_STAMP) samples
 tournament-demo: $(RUN_STAMP) samples
 	@$(BIN)/golfref tournament sample_matches/tournament.yaml --results tournaments/sample
 
-# The compiled build (README: "The compiled build"): a copy of the package in build/compiled
+# The compiled build (docs/PERFORMANCE.md: "The compiled build"): a copy of the package in build/compiled
 # whose hot modules, [tool.golfref.mypyc] in pyproject.toml, mypyc compiled. Only the tests and
 # the bench put it first on sys.path: the .venv's editable golfref stays pure, and no compiled
 # module ever sits beside the sources it would shadow. A change to any file of the package

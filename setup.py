@@ -2,7 +2,7 @@
 
 Everything else about the package is in pyproject.toml, the modules to compile included
 (`[tool.golfref.mypyc]`). Without the variable, or where no C compiler or no Python headers
-are found, the wheel is the pure-Python package; the README's "The compiled build" says more.
+are found, the wheel is the pure-Python package; docs/PERFORMANCE.md ("The compiled build") says more.
 The Makefile's `compiled` target imports this file for `missing_toolchain` and the module list.
 """
 

@@ -1,6 +1,6 @@
 """`golfref run` and `golfref check-config` as real subprocesses.
 
-Exit codes (README): 0 the match finished, 1 a bot's seat was ended by a fault (disqualified)
+Exit codes (docs/COMMANDS.md): 0 the match finished, 1 a bot's seat was ended by a fault (disqualified)
 unless --accept-faults (or, under --strict, a bot faulted at all), 2 usage or a bad config
 (one `golfref: error:` line), 3 internal error, 128 + N
 stopped by signal N: 130 Ctrl-C (SIGINT), 143 SIGTERM, 129 SIGHUP (every bot stopped, the

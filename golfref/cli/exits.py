@@ -1,7 +1,7 @@
 """The exit policy: every exit status of every command in one table, the views of it that each command's
---help and the README show, and the one way out of a command with a status.
+--help and docs/COMMANDS.md show, and the one way out of a command with a status.
 
-One rule runs through the statuses (README, "Exit statuses"): 2 is bad input found before
+One rule runs through the statuses (docs/COMMANDS.md, "Exit statuses"): 2 is bad input found before
 anything runs; 1 a verdict that did not pass; 3 golfref's own failure; 4 a tournament stopped
 because a bot's files changed; 128 + N a signal.
 """
@@ -213,7 +213,7 @@ TABLE: tuple[Row, ...] = (
     ),
     Row(EVERY, EXIT_INTERRUPTED, "stopped by Ctrl-C (143 SIGTERM, 129 SIGHUP: 128 + the signal's number)"),
 )
-"""Every command's exit statuses, in the order the README's table lists them (a command's own row says more
+"""Every command's exit statuses, in the order docs/COMMANDS.md's table lists them (a command's own row says more
 than `EVERY`'s where it has one)."""
 
 

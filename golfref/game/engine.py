@@ -147,7 +147,7 @@ class Action:
     def parse(text: object) -> Action:
         """Read the written form of an action; raises ValueError when it is malformed."""
         # `object`, not `str`: a log or a bot may hold anything there, and compiled by mypyc
-        # (the README's compiled build) a `str` parameter would raise TypeError before the check.
+        # (docs/PERFORMANCE.md's compiled build) a `str` parameter would raise TypeError before the check.
         if not isinstance(text, str):
             raise ValueError(f"an action is a string, got {type(text).__name__}")
         parts = text.split(":")
@@ -881,7 +881,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy of the whole state: playing on either leaves the other as it was."""
-        # Made, then overwritten attribute by attribute: a Game compiled by mypyc (the README's
+        # Made, then overwritten attribute by attribute: a Game compiled by mypyc (docs/PERFORMANCE.md's
         # compiled build) has no __dict__ to copy, and Game.__new__ runs its __init__. The
         # immutable attributes (frozen values, tuples, numbers) are shared, the rest copied;
         # tests/test_engine.py checks that every attribute is, and that no mutable one is shared.
