@@ -126,7 +126,7 @@ players:
   type: round_robin
   table: 2
 deal_sets: {DEAL_SETS}               # more deal sets narrow the intervals
-seed: 1                   # the same deals at every run
+# No seed: a secret one is drawn at the first run and kept in tournaments/ for the resume.
 time:
   startup_ms: 10000
   move_ms: 2000
