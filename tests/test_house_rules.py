@@ -12,7 +12,15 @@ from golfref.game.cards import Rank, deck_set, parse_grid
 from golfref.game.engine import Game
 from golfref.game.narrate import rules_summary
 from golfref.game.rules import RulesError, resolve_rules, rules_from_dict
-from golfref.game.scoring import adjust_hole, card_points, exact_scored, forfeit_score, hole_scores, score_grid
+from golfref.game.scoring import (
+    GridScore,
+    adjust_hole,
+    card_points,
+    exact_scored,
+    forfeit_score,
+    hole_scores,
+    score_grid,
+)
 from golfref.match.protocol import hello_rules
 
 from .games import turns
@@ -90,6 +98,63 @@ def test_joker_pair_and_negative_pairs() -> None:
     assert _score("KS QD QH / KC 7C 8C", **kings) == -4 + 10 + 10 + 7 + 8
     # A pair of jokers scores joker_pair even where negative pairs keep their value.
     assert _score("X 5D 6D / X 7C 8C", jokers=-2, joker_pair=-4, negative_pairs="keep") == -4 + 26
+
+
+def _scored(grid: str, preset: str, **overrides: Any) -> GridScore:
+    """`grid` scored under `preset` and `overrides`, its shape setting the layout."""
+    rows = parse_grid(grid)
+    rules = resolve_rules(preset, {"layout": f"{len(rows)}x{len(rows[0])}", **overrides})
+    cards = [c for row in rows for c in row]
+    return score_grid([c.rank for c in cards], rules, [c.suit for c in cards])
+
+
+_KEEP = {"twos": -2, "negative_pairs": "keep"}
+
+
+@pytest.mark.parametrize(
+    ("grid", "overrides", "points"),
+    [
+        # Issue 37's grids: the 2s keep their -4 while the 9s of the same group cancel.
+        ("9S / 9H / 2S / 2H", _KEEP, (0, 0, -2, -2)),
+        ("9S 2S 5D / 9H 2H 7C", {**_KEEP, "pair_scope": "grid"}, (0, -2, 5, 0, -2, 7)),
+        # A knock match's grid (2x4, pairs anywhere): the jacks cancel beside the 2s.
+        ("2D 2H 7S TH / JD JH AH 3D", {**_KEEP, "pair_scope": "grid"}, (-2, -2, 7, 10, 0, 0, 1, 3)),
+        # A pair of jokers beside another pair is a line of jokers: it scores joker_pair.
+        ("X / X / 5S / 5H", {"jokers": 2, "joker_pair": -4}, (-2, -2, 0, 0)),
+    ],
+    ids=["column", "grid", "knock-match", "jokers"],
+)
+def test_G18_under_pairs_each_rank_of_a_group_is_a_line_of_its_own(
+    grid: str, overrides: dict[str, Any], points: tuple[int, ...]
+) -> None:
+    result = _scored(grid, "knock", **overrides)
+    assert (result.total, result.points) == (sum(points), points)
+
+
+def test_G19_keep_judges_a_block_card_by_its_own_points_not_its_share() -> None:
+    # The 5s' shares are -5, but a 5 is not negative: the fifth 5 cancels as without keep.
+    fives = _scored("5S 5H / 5D 5C / 5H 9C", "classic", block_bonus="on", negative_pairs="keep")
+    assert (fives.total, fives.points) == (-11, (-5, -5, -5, -5, 0, 9))
+    # A 2 is negative whatever its share: the fifth 2 keeps its -2.
+    twos = _scored("2S 2H / 2D 2C / 2H 9C", "classic", block_bonus="on", negative_pairs="keep")
+    assert (twos.total, twos.points) == (-13, (-5, -5, -5, -5, -2, 9))
+
+
+@pytest.mark.parametrize(
+    ("grid", "overrides", "points"),
+    [
+        # The block took four jokers; the fifth gets its share of the column's -6 (-2), not all of it.
+        ("X X / X X / X 5C", {"block_bonus": "on"}, (-5, -5, -5, -5, -2, 5)),
+        # Column 0 decided the corner joker; row 0 gives its other two their shares, -2 each.
+        ("X X X / X 4S 5S / X 6S 7S", {"lines": "columns+rows"}, (-2, -2, -2, -2, 4, 5, -2, 6, 7)),
+    ],
+    ids=["block", "earlier-line"],
+)
+def test_G20_a_partly_decided_line_of_jokers_gives_its_other_jokers_their_shares(
+    grid: str, overrides: dict[str, Any], points: tuple[int, ...]
+) -> None:
+    result = _scored(grid, "classic", jokers="on", joker_pair=-6, **overrides)
+    assert (result.total, result.points) == (sum(points), points)
 
 
 def test_column_bonuses_stack() -> None:

@@ -224,6 +224,8 @@ def score_grid(ranks: Sequence[Rank], rules: Rules, suits: Sequence[Suit | None]
             if suit is not None:
                 points[s] = plan.suit_values.get((id(rank), suit), points[s])
 
+    # The cards' own points, before a block's share replaces some: what `negative_pairs` judges (G19).
+    own: list[int] = list(points) if plan.house else []
     in_block = [False] * len(ranks)
     blocks: list[int] = []
     if rules.block_bonus is not None and rows >= 2 and cols >= 2:
@@ -254,7 +256,7 @@ def score_grid(ranks: Sequence[Rank], rules: Rules, suits: Sequence[Suit | None]
                     zero[s] = True
 
     if plan.house:
-        return _house_score(ranks, rules, points, in_block, cancelled, tuple(blocks))
+        return _house_score(ranks, rules, points, own, in_block, cancelled, tuple(blocks))
     for s in range(len(ranks)):
         # A card in a block scores its share of the block total, never 0 (D10).
         if zero[s] and not in_block[s]:
@@ -266,45 +268,55 @@ def _house_score(
     ranks: Sequence[Rank],
     rules: Rules,
     points: list[int],
+    own: Sequence[int],
     in_block: list[bool],
     cancelled: list[Line],
     blocks: tuple[int, ...],
 ) -> GridScore:
     """What the cancelled lines score under the house options, and the column bonuses (docs/RULES.md).
 
-    Each cancelled line, in scan order, decides for its cards not yet decided (a card is
-    never counted twice): a line of jokers scores `joker_pair` in total; with
-    `negative_pairs: keep`, a line with a negative card keeps its cards' values; any other
-    scores 0. Then `two_column_bonus` is added once per rank cancelled in two or more
-    columns, and `jack_columns_bonus` once when jacks are.
+    Each cancelled line, in scan order, decides for its cards not yet decided by a block or
+    an earlier line (a card is never counted twice). Under `cancel: pairs` a line is the
+    cancelled cards of one rank in one group (G18). A line of jokers gives each of them its
+    share of `joker_pair` (G20); with `negative_pairs: keep`, a line with a card whose own
+    points are negative keeps its cards' points (G19); any other scores 0. Then
+    `two_column_bonus` is added once per rank cancelled in two or more columns, and
+    `jack_columns_bonus` once when jacks are.
     """
     done = list(in_block)
     keep = rules.negative_pairs is NegativePairs.KEEP
     columns_of: Counter[Rank] = Counter()
-    for line in cancelled:
-        fresh = [s for s in line.slots if not done[s]]
-        if line.kind == "column":
-            for rank in {ranks[s] for s in line.slots}:
+    for group in cancelled:
+        for line in _by_rank(ranks, group.slots):
+            rank = ranks[line[0]]
+            if group.kind == "column":
                 columns_of[rank] += 1
-        if not fresh:
-            continue
-        for s in fresh:
-            done[s] = True
-        if rules.joker_pair is not None and all(ranks[s] is Rank.JOKER for s in line.slots):
-            share, rest = divmod(rules.joker_pair, len(fresh))
-            for i, s in enumerate(fresh):
-                points[s] = share + (1 if i < rest else 0)
-        elif keep and any(points[s] < 0 for s in line.slots):
-            continue
-        else:
-            for s in fresh:
-                points[s] = 0
+            if rules.joker_pair is not None and rank is Rank.JOKER:
+                # Shares by place in the line, as a block's (G10): the jokers already decided keep theirs.
+                share, rest = divmod(rules.joker_pair, len(line))
+                for i, s in enumerate(line):
+                    if not done[s]:
+                        points[s] = share + (1 if i < rest else 0)
+            elif not (keep and any(own[s] < 0 for s in line)):
+                for s in line:
+                    if not done[s]:
+                        points[s] = 0
+            for s in line:
+                done[s] = True
     bonus = 0
     if rules.two_column_bonus is not None:
         bonus += rules.two_column_bonus * sum(1 for n in columns_of.values() if n >= 2)
     if rules.jack_columns_bonus is not None and columns_of[Rank.JACK] >= 2:
         bonus += rules.jack_columns_bonus
     return GridScore(sum(points) + bonus, tuple(points), tuple(cancelled), blocks, bonus)
+
+
+def _by_rank(ranks: Sequence[Rank], slots: Sequence[int]) -> list[list[int]]:
+    """The slots of a cancelled group split by rank, each rank in the order its first card comes (G18)."""
+    lines: dict[int, list[int]] = {}  # keyed by the rank's id(), as `_Plan.by_id`; a dict keeps the order
+    for s in slots:
+        lines.setdefault(id(ranks[s]), []).append(s)
+    return list(lines.values())
 
 
 def exact_scored(total: int, rules: Rules) -> int:
