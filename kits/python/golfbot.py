@@ -288,6 +288,7 @@ def grid_score(rules: Rules, grid: list[Card | None], unseen: int = 5) -> int:
     ranks: list[str | None] = [None if c is None else c[0] for c in grid]
     values = rank_points(rules)
     points = [card_points(rules, c, unseen, values) for c in grid]
+    own = list(points)  # a card is negative by its own points, not by a block's share
     rows, cols = rules.rows, rules.cols
     in_block = [False] * len(grid)
     if rules.block_bonus is not None and rows >= 2 and cols >= 2:
@@ -312,20 +313,21 @@ def grid_score(rules: Rules, grid: list[Card | None], unseen: int = 5) -> int:
     columns: dict[str, int] = {}
     keep = rules.negative_pairs == "keep"
     for kind, slots in cancelled:
-        if kind == "column":
-            for rank in {ranks[s] for s in slots}:
-                columns[str(rank)] = columns.get(str(rank), 0) + 1
-        fresh = [s for s in slots if not done[s]]
-        for s in fresh:
-            done[s] = True
-        if not fresh:
-            continue
-        if rules.joker_pair is not None and all(ranks[s] == "X" for s in slots):
-            for s, share in zip(fresh, _shares(rules.joker_pair, len(fresh)), strict=True):
-                points[s] = share
-        elif not (keep and any(points[s] < 0 for s in slots)):
-            for s in fresh:
-                points[s] = 0
+        by_rank: dict[str, list[int]] = {}  # under cancel: pairs, each rank's cards are a line of their own
+        for s in slots:
+            by_rank.setdefault(str(ranks[s]), []).append(s)
+        for rank, line in by_rank.items():
+            if kind == "column":
+                columns[rank] = columns.get(rank, 0) + 1
+            # A card a block or an earlier line decided keeps what it got there.
+            if rules.joker_pair is not None and rank == "X":
+                for s, share in zip(line, _shares(rules.joker_pair, len(line)), strict=True):
+                    points[s] = points[s] if done[s] else share
+            elif not (keep and any(own[s] < 0 for s in line)):
+                for s in line:
+                    points[s] = points[s] if done[s] else 0
+            for s in line:
+                done[s] = True
     total = sum(points)
     if rules.two_column_bonus is not None:
         total += rules.two_column_bonus * sum(1 for n in columns.values() if n >= 2)
