@@ -75,6 +75,7 @@ function gridScore(rules, grid, unseen) {
   const ranks = grid.map((card) => (card === null ? null : card[0]));
   const values = rankPoints(rules);
   const points = grid.map((card) => cardPoints(rules, card, unseen, values));
+  const own = points.slice(); // a card is negative by its own points, not by a block's share
   const inBlock = grid.map(() => false);
   if (rules.block_bonus !== null && rows >= 2 && cols >= 2) {
     for (let r = 0; r + 1 < rows; r++) {
@@ -103,14 +104,17 @@ function gridScore(rules, grid, unseen) {
   const done = inBlock.slice(); // a block card keeps its share, whatever line runs through it
   const columns = {};
   for (const [kind, slots] of cancelled) {
-    if (kind === "column") for (const rank of new Set(slots.map((s) => ranks[s]))) columns[rank] = (columns[rank] || 0) + 1;
-    const fresh = slots.filter((s) => !done[s]);
-    fresh.forEach((s) => { done[s] = true; });
-    if (!fresh.length) continue;
-    if (rules.joker_pair !== null && rules.joker_pair !== undefined && slots.every((s) => ranks[s] === "X")) {
-      shares(rules.joker_pair, fresh.length).forEach((share, i) => { points[fresh[i]] = share; });
-    } else if (!(rules.negative_pairs === "keep" && slots.some((s) => points[s] < 0))) {
-      fresh.forEach((s) => { points[s] = 0; });
+    const byRank = new Map(); // under cancel: pairs, each rank's cards are a line of their own
+    for (const s of slots) byRank.set(ranks[s], [...(byRank.get(ranks[s]) || []), s]);
+    for (const [rank, line] of byRank) {
+      if (kind === "column") columns[rank] = (columns[rank] || 0) + 1;
+      // A card a block or an earlier line decided keeps what it got there.
+      if (rules.joker_pair !== null && rules.joker_pair !== undefined && rank === "X") {
+        shares(rules.joker_pair, line.length).forEach((share, i) => { if (!done[line[i]]) points[line[i]] = share; });
+      } else if (!(rules.negative_pairs === "keep" && line.some((s) => own[s] < 0))) {
+        line.forEach((s) => { if (!done[s]) points[s] = 0; });
+      }
+      line.forEach((s) => { done[s] = true; });
     }
   }
   let total = points.reduce((a, b) => a + b, 0);
