@@ -211,10 +211,11 @@ static int line_groups(const golf_rules *r, golf_line *out) {
 int golf_grid_score(const golf_rules *r, const char *const *grid, int unseen) {
     int rows = r->rows, cols = r->cols, n = rows * cols;
     char ranks[GOLF_MAX_SLOTS];
-    int points[GOLF_MAX_SLOTS], done[GOLF_MAX_SLOTS] = {0}, shares[GOLF_MAX_SLOTS];
+    int points[GOLF_MAX_SLOTS], own[GOLF_MAX_SLOTS], done[GOLF_MAX_SLOTS] = {0}, shares[GOLF_MAX_SLOTS];
     for (int s = 0; s < n; s++) {
         ranks[s] = grid[s] ? grid[s][0] : 0;
-        points[s] = golf_points(r, grid[s], unseen);
+        /* own: a card is negative by its own points, not by a block's share */
+        own[s] = points[s] = golf_points(r, grid[s], unseen);
     }
     if (r->block_bonus_on && rows >= 2 && cols >= 2)
         for (int i = 0; i + 1 < rows; i++)
@@ -248,23 +249,30 @@ int golf_grid_score(const golf_rules *r, const char *const *grid, int unseen) {
     int columns[14] = {0};
     int keep = strcmp(r->negative_pairs, "keep") == 0;
     for (int l = 0; l < n_cancelled; l++) {
-        const golf_line *line = &cancelled[l];
-        int counted[14] = {0}, fresh[GOLF_MAX_SLOTS], n_fresh = 0, jokers = 1, negative = 0;
-        for (int i = 0; i < line->count; i++) {
-            int s = line->slots[i];
-            const char *at = strchr(GOLF_RANKS, ranks[s]);
-            if (line->kind == LINE_COLUMN && at && !counted[at - GOLF_RANKS]++) columns[at - GOLF_RANKS]++;
-            if (!done[s]) fresh[n_fresh++] = s;
-            jokers = jokers && ranks[s] == 'X';
-            negative = negative || points[s] < 0;
-        }
-        for (int i = 0; i < n_fresh; i++) done[fresh[i]] = 1;
-        if (!n_fresh) continue;
-        if (r->joker_pair_on && jokers) {
-            share_out(r->joker_pair, n_fresh, shares);
-            for (int i = 0; i < n_fresh; i++) points[fresh[i]] = shares[i];
-        } else if (!(keep && negative)) {
-            for (int i = 0; i < n_fresh; i++) points[fresh[i]] = 0;
+        const golf_line *group = &cancelled[l];
+        for (int i = 0; i < group->count; i++) {
+            /* Under cancel: pairs each rank's cards are a line of their own, gathered at its first card. */
+            char rank = ranks[group->slots[i]];
+            int first = 1, line[GOLF_MAX_SLOTS], count = 0, negative = 0;
+            for (int j = 0; j < i; j++) first = first && ranks[group->slots[j]] != rank;
+            if (!first) continue;
+            for (int j = i; j < group->count; j++)
+                if (ranks[group->slots[j]] == rank) {
+                    line[count++] = group->slots[j];
+                    negative = negative || own[group->slots[j]] < 0;
+                }
+            const char *at = strchr(GOLF_RANKS, rank);
+            if (group->kind == LINE_COLUMN && at) columns[at - GOLF_RANKS]++;
+            /* A card a block or an earlier line decided keeps what it got there. */
+            if (r->joker_pair_on && rank == 'X') {
+                share_out(r->joker_pair, count, shares);
+                for (int k = 0; k < count; k++)
+                    if (!done[line[k]]) points[line[k]] = shares[k];
+            } else if (!(keep && negative)) {
+                for (int k = 0; k < count; k++)
+                    if (!done[line[k]]) points[line[k]] = 0;
+            }
+            for (int k = 0; k < count; k++) done[line[k]] = 1;
         }
     }
     int total = 0;
