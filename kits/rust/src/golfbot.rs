@@ -173,6 +173,7 @@ impl Rules {
         let (rows, cols) = (self.rows, self.cols);
         let ranks: Vec<Option<u8>> = grid.iter().map(|c| c.as_ref().map(|c| c.as_bytes()[0])).collect();
         let mut points: Vec<i64> = grid.iter().map(|c| self.points(c, unseen)).collect();
+        let own = points.clone(); // a card is negative by its own points, not by a block's share
         let mut done = vec![false; grid.len()]; // a block card keeps its share, whatever line runs through it
         if let (Some(bonus), true) = (self.block_bonus, rows >= 2 && cols >= 2) {
             for r in 0..rows - 1 {
@@ -209,32 +210,39 @@ impl Rules {
         }
         let mut columns: Vec<(u8, i64)> = Vec::new();
         for (column, slots) in &cancelled {
-            if *column {
-                let mut counted: Vec<u8> = Vec::new();
-                for rank in slots.iter().filter_map(|&s| ranks[s]) {
-                    if !counted.contains(&rank) {
-                        counted.push(rank);
-                        match columns.iter_mut().find(|(r, _)| *r == rank) {
-                            Some((_, n)) => *n += 1,
-                            None => columns.push((rank, 1)),
-                        }
+            // Under cancel: pairs each rank's cards are a line of their own, in the order they first come.
+            let mut lines: Vec<(u8, Vec<usize>)> = Vec::new();
+            for &s in slots {
+                if let Some(rank) = ranks[s] {
+                    match lines.iter_mut().find(|(r, _)| *r == rank) {
+                        Some((_, line)) => line.push(s),
+                        None => lines.push((rank, vec![s])),
                     }
                 }
             }
-            let fresh: Vec<usize> = slots.iter().copied().filter(|&s| !done[s]).collect();
-            for &s in &fresh {
-                done[s] = true;
-            }
-            if fresh.is_empty() {
-                continue;
-            }
-            if let (Some(pair), true) = (self.joker_pair, slots.iter().all(|&s| ranks[s] == Some(b'X'))) {
-                for (i, &s) in fresh.iter().enumerate() {
-                    points[s] = shares(pair, fresh.len() as i64)[i];
+            for (rank, line) in lines {
+                if *column {
+                    match columns.iter_mut().find(|(r, _)| *r == rank) {
+                        Some((_, n)) => *n += 1,
+                        None => columns.push((rank, 1)),
+                    }
                 }
-            } else if !(self.negative_pairs == "keep" && slots.iter().any(|&s| points[s] < 0)) {
-                for &s in &fresh {
-                    points[s] = 0;
+                // A card a block or an earlier line decided keeps what it got there.
+                if let (Some(pair), b'X') = (self.joker_pair, rank) {
+                    for (&s, share) in line.iter().zip(shares(pair, line.len() as i64)) {
+                        if !done[s] {
+                            points[s] = share;
+                        }
+                    }
+                } else if !(self.negative_pairs == "keep" && line.iter().any(|&s| own[s] < 0)) {
+                    for &s in &line {
+                        if !done[s] {
+                            points[s] = 0;
+                        }
+                    }
+                }
+                for &s in &line {
+                    done[s] = true;
                 }
             }
         }
