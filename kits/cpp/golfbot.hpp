@@ -33,7 +33,6 @@
 #include <iostream>
 #include <map>
 #include <optional>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -351,6 +350,7 @@ inline int grid_score(const Rules &rules, const Grid &grid, int unseen) {
         ranks.push_back(card ? std::optional<char>((*card)[0]) : std::nullopt);
         pts.push_back(points(rules, card, unseen));
     }
+    const std::vector<int> own = pts;  // a card is negative by its own points, not by a block's share
     std::vector<bool> done(grid.size(), false);  // a block card keeps its share, whatever line runs through it
     if (rules.block_bonus && rows >= 2 && cols >= 2) {
         for (std::size_t r = 0; r + 1 < rows; ++r)
@@ -387,23 +387,25 @@ inline int grid_score(const Rules &rules, const Grid &grid, int unseen) {
     std::map<char, int> columns;  // how many cancelled columns each rank cancels in
     const bool keep = rules.negative_pairs == "keep";
     for (const detail::Group &group : cancelled) {
-        if (group.column) {
-            std::set<char> in_column;
-            for (std::size_t s : group.slots) in_column.insert(*ranks[s]);
-            for (char rank : in_column) ++columns[rank];
+        // Under cancel: pairs each rank's cards are a line of their own, in the order they first come.
+        std::vector<std::pair<char, std::vector<std::size_t>>> lines;
+        for (std::size_t s : group.slots) {
+            auto line = std::find_if(lines.begin(), lines.end(), [&](const auto &l) { return l.first == *ranks[s]; });
+            if (line == lines.end()) lines.push_back({*ranks[s], {s}});
+            else line->second.push_back(s);
         }
-        std::vector<std::size_t> fresh;
-        for (std::size_t s : group.slots)
-            if (!done[s]) fresh.push_back(s);
-        for (std::size_t s : fresh) done[s] = true;
-        if (fresh.empty()) continue;
-        const bool jokers = std::all_of(group.slots.begin(), group.slots.end(), [&](std::size_t s) { return ranks[s] == 'X'; });
-        const bool negative = std::any_of(group.slots.begin(), group.slots.end(), [&](std::size_t s) { return pts[s] < 0; });
-        if (rules.joker_pair && jokers) {
-            const std::vector<int> share = detail::shares(*rules.joker_pair, static_cast<int>(fresh.size()));
-            for (std::size_t i = 0; i < fresh.size(); ++i) pts[fresh[i]] = share[i];
-        } else if (!(keep && negative)) {
-            for (std::size_t s : fresh) pts[s] = 0;
+        for (const auto &[rank, line] : lines) {
+            if (group.column) ++columns[rank];
+            // A card a block or an earlier line decided keeps what it got there.
+            if (rules.joker_pair && rank == 'X') {
+                const std::vector<int> share = detail::shares(*rules.joker_pair, static_cast<int>(line.size()));
+                for (std::size_t i = 0; i < line.size(); ++i)
+                    if (!done[line[i]]) pts[line[i]] = share[i];
+            } else if (!(keep && std::any_of(line.begin(), line.end(), [&](std::size_t s) { return own[s] < 0; }))) {
+                for (std::size_t s : line)
+                    if (!done[s]) pts[s] = 0;
+            }
+            for (std::size_t s : line) done[s] = true;
         }
     }
     int total = 0;
