@@ -273,6 +273,7 @@ func (r *Rules) GridScore(grid []string, unseen int) int {
 		}
 		points[s] = r.Points(card, unseen)
 	}
+	own := append([]int(nil), points...) // a card is negative by its own points, not by a block's share
 	// A card is decided once: a block card keeps its share, whatever line runs through it.
 	done := make([]bool, len(grid))
 	if r.BlockBonus != nil && rows >= 2 && cols >= 2 {
@@ -324,37 +325,45 @@ func (r *Rules) GridScore(grid []string, unseen int) int {
 	}
 	columns := map[byte]int{} // how many cancelled columns each rank is in
 	for _, g := range cancelled {
-		if g.column {
-			counted := map[byte]bool{}
-			for _, s := range g.slots {
-				if !counted[ranks[s]] {
-					counted[ranks[s]] = true
-					columns[ranks[s]]++
+		// Under cancel: pairs each rank's cards are a line of their own, in the order they first come.
+		var lines [][]int
+		at := map[byte]int{}
+		for _, s := range g.slots {
+			k, seen := at[ranks[s]]
+			if !seen {
+				k = len(lines)
+				at[ranks[s]] = k
+				lines = append(lines, nil)
+			}
+			lines[k] = append(lines[k], s)
+		}
+		for _, line := range lines {
+			rank := ranks[line[0]]
+			if g.column {
+				columns[rank]++
+			}
+			negative := false
+			for _, s := range line {
+				negative = negative || own[s] < 0
+			}
+			// A card a block or an earlier line decided keeps what it got there.
+			switch {
+			case r.JokerPair != nil && rank == 'X':
+				for k, share := range golfShares(*r.JokerPair, len(line)) {
+					if !done[line[k]] {
+						points[line[k]] = share
+					}
+				}
+			case r.NegativePairs == "keep" && negative:
+			default:
+				for _, s := range line {
+					if !done[s] {
+						points[s] = 0
+					}
 				}
 			}
-		}
-		var fresh []int
-		jokers, negative := true, false
-		for _, s := range g.slots {
-			if !done[s] {
-				fresh = append(fresh, s)
-			}
-			jokers = jokers && ranks[s] == 'X'
-			negative = negative || points[s] < 0
-		}
-		for _, s := range fresh {
-			done[s] = true
-		}
-		switch {
-		case len(fresh) == 0:
-		case r.JokerPair != nil && jokers:
-			for k, share := range golfShares(*r.JokerPair, len(fresh)) {
-				points[fresh[k]] = share
-			}
-		case r.NegativePairs == "keep" && negative:
-		default:
-			for _, s := range fresh {
-				points[s] = 0
+			for _, s := range line {
+				done[s] = true
 			}
 		}
 	}
