@@ -286,6 +286,7 @@ public final class GolfBot {
                 ranks[s] = grid[s] == null ? 0 : grid[s].charAt(0);
                 points[s] = points(grid[s], unseen);
             }
+            int[] own = points.clone(); // a card is negative by its own points, not by a block's share
             boolean[] done = new boolean[n]; // a block card keeps its share, whatever line runs through it
             if (blockBonus != null && rows >= 2 && cols >= 2) {
                 for (int r = 0; r + 1 < rows; r++) {
@@ -336,42 +337,39 @@ public final class GolfBot {
             }
             int[] columns = new int[128]; // by rank: the cancelled columns it is in
             boolean keep = negativePairs.equals("keep");
-            for (Group line : cancelled) {
-                int[] slots = line.slots();
-                if (line.column()) {
-                    boolean[] counted = new boolean[128];
-                    for (int s : slots) {
-                        if (!counted[ranks[s]]) {
-                            counted[ranks[s]] = true;
-                            columns[ranks[s]]++;
+            for (Group group : cancelled) {
+                // Under cancel: pairs each rank's cards are a line of their own, in the order they first come.
+                Map<Character, List<Integer>> lines = new LinkedHashMap<>();
+                for (int s : group.slots()) {
+                    lines.computeIfAbsent(ranks[s], rank -> new ArrayList<>()).add(s);
+                }
+                for (Map.Entry<Character, List<Integer>> entry : lines.entrySet()) {
+                    char rank = entry.getKey();
+                    List<Integer> line = entry.getValue();
+                    if (group.column()) {
+                        columns[rank]++;
+                    }
+                    boolean negative = false;
+                    for (int s : line) {
+                        negative = negative || own[s] < 0;
+                    }
+                    // A card a block or an earlier line decided keeps what it got there.
+                    if (jokerPair != null && rank == 'X') {
+                        int[] share = shares(jokerPair, line.size());
+                        for (int i = 0; i < line.size(); i++) {
+                            if (!done[line.get(i)]) {
+                                points[line.get(i)] = share[i];
+                            }
+                        }
+                    } else if (!(keep && negative)) {
+                        for (int s : line) {
+                            if (!done[s]) {
+                                points[s] = 0;
+                            }
                         }
                     }
-                }
-                int[] fresh = new int[slots.length];
-                int freshCount = 0;
-                boolean jokers = true;
-                boolean negative = false;
-                for (int s : slots) {
-                    if (!done[s]) {
-                        fresh[freshCount++] = s;
-                    }
-                    jokers = jokers && ranks[s] == 'X';
-                    negative = negative || points[s] < 0;
-                }
-                for (int i = 0; i < freshCount; i++) {
-                    done[fresh[i]] = true;
-                }
-                if (freshCount == 0) {
-                    continue;
-                }
-                if (jokerPair != null && jokers) {
-                    int[] share = shares(jokerPair, freshCount);
-                    for (int i = 0; i < freshCount; i++) {
-                        points[fresh[i]] = share[i];
-                    }
-                } else if (!(keep && negative)) {
-                    for (int i = 0; i < freshCount; i++) {
-                        points[fresh[i]] = 0;
+                    for (int s : line) {
+                        done[s] = true;
                     }
                 }
             }
