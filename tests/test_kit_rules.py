@@ -8,10 +8,11 @@ grid's score and every seat's hole score (`grid_score` and `hole_scores` by each
 For random rule sets (every house option drawn, with random card tables, suit values, cancel
 modes, lines and pair scopes) the test sends that hello and requests whose cards are the
 whole shoe, or, every card seen, grids of a few ranks (so that lines, pairs and blocks
-cancel and jokers pair) with a random closer and knocker; it compares the answers with
-`hello_rules` and golfref's scorer (`card_points`, `score_grid`, `exact_scored`,
-`hole_scores`). tests/test_golfgame_scoring.py holds the Python kit's scorer to the golfgame
-server's own numbers too.
+cancel and jokers pair; among them a negative rank beside one that is not, and mostly
+jokers, for docs/RULES.md's G18 to G20) with a random closer and knocker; it compares the
+answers with `hello_rules` and golfref's scorer (`card_points`, `score_grid`,
+`exact_scored`, `hole_scores`). tests/test_golfgame_scoring.py holds the Python kit's scorer
+to the golfgame server's own numbers too.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ import jsonschema
 import pytest
 
 from golfref import PROTOCOL_VERSION
-from golfref.game.cards import PLAIN_RANKS, PLAIN_SUITS, Rank, deck_set, parse_card
-from golfref.game.rules import HOUSE_OPTIONS, PRESETS, Rules, RulesError, resolve_rules
-from golfref.game.scoring import card_points, exact_scored, hole_scores, score_grid
+from golfref.game.cards import PLAIN_RANKS, PLAIN_SUITS, Card, Rank, deck_set, parse_card
+from golfref.game.rules import HOUSE_OPTIONS, PRESETS, Cancel, NegativePairs, Rules, RulesError, resolve_rules
+from golfref.game.scoring import GridScore, block_slots, card_points, exact_scored, hole_scores, score_grid
 from golfref.match.protocol import hello_rules
 from tests.kitbuild import KIT_NAMES, kit_bot, usable
 
@@ -123,11 +124,25 @@ def _view(
     }  # fmt: skip
 
 
-def _requests(rng: random.Random, rules: Rules) -> list[dict[str, Any]]:
+def _seen_view(rng: random.Random, rules: Rules, shoe: list[str], ranks: list[str]) -> dict[str, Any]:
+    """A view whose grids are all seen, drawn from the cards of `ranks` (a rank named twice comes twice as
+    often), with a random closer and knocker."""
+    few = [name for name in shoe for _ in range(ranks.count(name[0]))]
+    full: list[list[str | None]] = [[rng.choice(few) for _ in range(rules.cards)] for _ in range(rules.players)]
+    closer = rng.choice([None, *range(rules.players)])
+    knocker = rng.choice([None, *range(rules.players)]) if rules.knocking else None
+    return _view(rules, full, [rng.choice(shoe)], closer, knocker)
+
+
+def _requests(rng: random.Random, house: random.Random, rules: Rules) -> list[dict[str, Any]]:
     """Requests 1 to 3: grids, pile and drawn card holding every card of the shoe, some unseen.
 
-    Requests 4 to 6: every card seen, grids drawn from a few ranks (so that lines, pairs and
-    blocks cancel, jokers pair, and ties come), a random closer and, where knocking is on, knocker.
+    Every card seen from request 4 on, grids drawn from a few ranks. Requests 4 to 6: a few
+    at random (so that lines, pairs and blocks cancel, jokers pair, and ties come). Requests
+    7 to 9, drawn from `house` so that the others stay as they were: a negative rank beside
+    one that is not (a pair group holding both, G18; a block of either, G19), then jokers
+    beside another rank, then mostly jokers (blocks and earlier lines taking some jokers of a
+    line, G20), each where the shoe has them.
     """
     shoe = [card.name for card in deck_set(rules.decks, rules.jokers is not None, rules.joker_count)]
     views = []
@@ -138,13 +153,19 @@ def _requests(rng: random.Random, rules: Rules) -> list[dict[str, Any]]:
             [cards.pop() if rng.random() < 0.8 else None for _ in range(rules.cards)] for _ in range(rules.players)
         ]
         views.append(_view(rules, grids, cards, None, None))
+    ranks = sorted({name[0] for name in shoe})
     for _ in range(3):
-        ranks = rng.sample(sorted({name[0] for name in shoe}), rng.choice([1, 2, 3]))
-        few = [name for name in shoe if name[0] in ranks]
-        full: list[list[str | None]] = [[rng.choice(few) for _ in range(rules.cards)] for _ in range(rules.players)]
-        closer = rng.choice([None, *range(rules.players)])
-        knocker = rng.choice([None, *range(rules.players)]) if rules.knocking else None
-        views.append(_view(rules, full, [rng.choice(shoe)], closer, knocker))
+        views.append(_seen_view(rng, rules, shoe, rng.sample(ranks, rng.choice([1, 2, 3]))))
+    points = {rank.value: v for rank, v in rules.card_table().items()}
+    negative = [r for r in ranks if points[r] < 0] or ranks
+    other = [r for r in ranks if points[r] >= 0] or ranks
+    jokers = ["X"] if "X" in ranks else ranks
+    for few in (
+        [house.choice(negative), house.choice(other)],
+        [house.choice(jokers), house.choice(ranks)],
+        [house.choice(jokers)] * 4 + [house.choice(ranks)],
+    ):
+        views.append(_seen_view(house, rules, shoe, few))
     return [
         {"type": "request", "id": i + 1, "decision": "place", "view": v, "events": [], "legal": ["throw"],
          "time_ms": 1000}
@@ -190,14 +211,14 @@ def _expected(rules: Rules, view: dict[str, Any]) -> dict[str, Any]:
 @cache
 def cases() -> tuple[Case, ...]:
     """The rule sets and requests every kit is sent (drawn from a fixed seed), checked against the schema once."""
-    rng = random.Random(24)
+    rng, house = random.Random(24), random.Random(37)
     out = []
     for _ in range(RULE_SETS):
         rules = random_rules(rng)
         hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "seat": 0,
                  "players": [f"p{i}" for i in range(rules.players)], "rules": hello_rules(rules),
                  "time": {"startup_ms": 1, "move_ms": 1, "bank_ms": 0, "increment_ms": 0, "grace_ms": 1}}  # fmt: skip
-        requests = _requests(rng, rules)
+        requests = _requests(rng, house, rules)
         lines = (hello, *requests, {"type": "goodbye"})
         for message in lines:
             VALIDATOR.validate(message)  # the test sends what the protocol says
@@ -215,7 +236,7 @@ def test_a_kit_reads_every_rules_field_and_scores_as_golfref(kit: str, build_dir
         )  # fmt: skip
         assert done.returncode == 0 and done.stderr == "", (n, done.stderr)
         answers = [json.loads(line) for line in done.stdout.splitlines()][1:]
-        assert [a["id"] for a in answers] == [1, 2, 3, 4, 5, 6], done.stdout
+        assert [a["id"] for a in answers] == list(range(1, len(case.expected) + 1)), done.stdout
         for request, answer, expected in zip(case.lines[1:], answers, case.expected, strict=False):
             echoed = json.loads(answer["action"])
             where = f"rule set {n} ({case.rules.house_dict()}), request {answer['id']}: {request['view']['grids']}"
@@ -247,10 +268,43 @@ def test_the_cases_hold_what_the_kits_must_get_right() -> None:
                     shown.add("exact_score")
                 jokers = [line for line in result.cancelled if all(cards[s].rank is Rank.JOKER for s in line.slots)]
                 shown |= {"joker_pair"} if jokers and rules.joker_pair is not None else set()
+                shown |= _house_lines(rules, cards, result)
     assert seen == set(HOUSE_OPTIONS), set(HOUSE_OPTIONS) - seen
     assert differing >= 10 and scored >= 3 * RULE_SETS
     want = {"column", "row", "diagonal", "grid", "block", "bonus", "exact_score", "joker_pair", "knocker"}
+    want |= {"pairs_keep_mixed", "block_keep", "joker_partly_decided"}
     assert shown == want, want - shown
+
+
+def _house_lines(rules: Rules, cards: list[Card], result: GridScore) -> set[str]:
+    """Which of the cases of docs/RULES.md's G18 to G20 a scored grid holds.
+
+    `pairs_keep_mixed`: with `cancel: pairs` and `negative_pairs: keep`, a group cancels a
+    negative rank and one that is not. `block_keep`: with `keep`, a line through a block
+    decides a card, and the block's cards are negative by their shares but not by their own
+    points, or the other way round. `joker_partly_decided`: with `joker_pair`, a line of jokers
+    some of whose cards a block or an earlier line decided.
+    """
+    own = [card_points(card, rules) for card in cards]
+    blocked = {s for top_left in result.blocks for s in block_slots(top_left, rules.cols)}
+    keep = rules.negative_pairs is NegativePairs.KEEP
+    done = set(blocked)
+    out = set()
+    for group in result.cancelled:
+        lines: dict[Rank, set[int]] = {}
+        for s in group.slots:
+            lines.setdefault(cards[s].rank, set()).add(s)
+        signs = {any(own[s] < 0 for s in line) for line in lines.values()}
+        if keep and rules.cancel is Cancel.PAIRS and len(signs) == 2:
+            out.add("pairs_keep_mixed")
+        for rank, line in lines.items():
+            by_share = any((result.points[s] if s in blocked else own[s]) < 0 for s in line)
+            if keep and line & blocked and line - done and by_share != any(own[s] < 0 for s in line):
+                out.add("block_keep")
+            if rules.joker_pair is not None and rank is Rank.JOKER and line & done and line - done:
+                out.add("joker_partly_decided")
+            done |= line
+    return out
 
 
 def _grid_total(grid: list[str], rules: Rules) -> int:
