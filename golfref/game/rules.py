@@ -518,8 +518,13 @@ def _points(name: str, value: Any) -> int:
     return _int_in(name, value, -100, 100)
 
 
+_MAPPING_EXAMPLES = {"card_values": ("{K: -2}", "K:-2,10:1"), "suit_values": ("{JH: 0}", "JH:0,JS:0")}
+"""Each mapping option's example, as a config writes it and as text (what `--set` passes)."""
+
+
 def _value_pairs(name: str, value: Any) -> list[tuple[str, Any]]:
     """A mapping option given as a mapping, or as text `K:-2,10:1` (what `--set` passes)."""
+    mapping, text_form = _MAPPING_EXAMPLES[name]
     if isinstance(value, Mapping):
         return [(str(k), v) for k, v in value.items()]
     if isinstance(value, str):
@@ -532,10 +537,10 @@ def _value_pairs(name: str, value: Any) -> list[tuple[str, Any]]:
                 continue
             key, sep, number = item.partition(":") if ":" in item else item.partition("=")
             if not sep:
-                raise RulesError(f"{name}: expected CARD:POINTS items such as K:-2,10:1; got {shown(item)}")
+                raise RulesError(f"{name}: expected CARD:POINTS items such as {text_form}; got {shown(item)}")
             pairs.append((key, number))
         return pairs
-    raise RulesError(f"{name}: expected a mapping such as {{K: -2}} or text K:-2,10:1; got {shown(value)}")
+    raise RulesError(f"{name}: expected a mapping such as {mapping} or text {text_form}; got {shown(value)}")
 
 
 def _card_values(value: Any, jokers: bool) -> tuple[tuple[Rank, int], ...]:
