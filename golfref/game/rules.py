@@ -509,6 +509,7 @@ def shoe_jokers(decks: int, jokers: bool, joker_count: int | None = None) -> int
 
 def deal_fits(players: int, cards: int, decks: int, jokers: bool, joker_count: int | None = None) -> bool:
     """Whether grids, one discard and at least one stock card fit in the decks (D12)."""
+    # + 2: the card that starts the discard pile, and the stock's one card that the first draw needs.
     return players * cards + 2 <= decks * 52 + shoe_jokers(decks, jokers, joker_count)
 
 
@@ -732,10 +733,10 @@ def resolve_rules(
         decks = _int_in("decks", decks_value, 1, 4)
     if not deal_fits(players, cards, decks, has_jokers, joker_count):
         total = decks * 52 + shoe_jokers(decks, has_jokers, joker_count)
+        involved = "players, layout, decks, jokers" + (", joker_count" if joker_count is not None else "")
         raise RulesError(
             f"the deal does not fit: {players} players x {cards} cards + 1 discard + 1 stock card "
-            f"needs {players * cards + 2} cards, but {decks} deck(s) hold {total} "
-            "(options players, layout, decks, jokers)"
+            f"needs {players * cards + 2} cards, but {decks} deck(s) hold {total} (options {involved})"
         )
 
     return Rules(
