@@ -65,7 +65,7 @@ MATCHES: dict[str, tuple[dict[str, Any], int, int]] = {
         2,
         1,
     ),
-    # Every house option at once (check-bot's house-options group), its flips at a draw and after a throw.
+    # Every house option at once (HOUSE_CHECKED: check-bot --house's), its flips at a draw and after a throw.
     "house-options": ({"preset": "classic", **HOUSE_CHECKED}, 1, 2),
 }
 
