@@ -455,6 +455,8 @@ def test_a_config_with_several_problems_is_one_error_line(tmp_path: Path) -> Non
         (["a.yaml", "--player", "x", "--house"], "--house: with a config, its rules are checked as they are (a.yaml)"),
         (["--set", "knocking=maybe", "--", "x"], "no check can be played under the rules given: knocking: expected"),
         (["--set", "colour=red", "--", "x"], "no check can be played under the rules given: unknown rule option"),
+        # --house's own options would hide a bad value given: the rules asked for decide.
+        (["--set", "card_values=2:x", "--house", "--", "x"], "under the rules given: card_values.2: expected a whole"),
         (["--set", "knocking", "--", "x"], "--set 'knocking': expected KEY=VALUE"),
     ],
 )
