@@ -25,12 +25,14 @@ from typer.testing import CliRunner
 from golfref.cli.app import app
 from golfref.cli.exits import EXIT_FAULTED, EXIT_OK, EXIT_USAGE
 from golfref.config.match import TimeControl
+from golfref.game.cards import Rank
 from golfref.game.policies import POLICIES
-from golfref.game.rules import HOUSE_OPTIONS, PRESETS, resolve_rules
+from golfref.game.rules import HOUSE_OPTIONS, PRESETS
 from golfref.record.faults import silence_hint
 from golfref.tools.botcheck import (
     ALL_LAYOUTS,
     HOUSE_CHECKED,
+    SCORING_HOUSE_OPTIONS,
     STDOUT_CHECK,
     BotCommand,
     BotWontStart,
@@ -71,14 +73,14 @@ def sample_commands() -> list[tuple[str, ...]]:
 
 @pytest.mark.parametrize("argv", sample_commands(), ids=lambda a: Path(a[-1]).name)
 def test_every_sample_bot_passes_every_check(argv: tuple[str, ...]) -> None:
-    report = check_bot(BotCommand(argv), time_control=GENEROUS)
+    report = check_bot(BotCommand(argv), time_control=GENEROUS, house=True)  # the house options too
     assert report.passed, failed(report)
     assert not [r.name for r in report.results if r.outcome is Outcome.SKIP]
     names = " ".join(r.name for r in report.results)
     situations = (
         "target: a king's second card", "after a reshuffle", "8 players", "layout 1x1", "layout 4x4", "reveal",
         "the turn owed after a knock", "the turn owed after a close", "a joker", "match end", "flip",
-        "after a face-down swap", "a card of the third deck",
+        "after a face-down swap", "a card of the third deck", "flip_out offered", "the scoring house options",
     )  # fmt: skip
     for situation in situations:
         assert situation in names
@@ -103,32 +105,82 @@ def test_a_bot_that_cannot_handle_a_card_power_fails_each_target_check() -> None
     assert result.stderr is not None and "NotImplementedError" in result.stderr
 
 
-def test_a_bot_of_protocol_2_fails_the_house_options_flip_out_only() -> None:
-    # Every preset's default run has the house options' group: a bot that never met them learns it there.
-    report = run(BROKEN / "protocol2_bot.py", ("classic",), ("2x3",))
-    assert list(failed(report)) == ["classic with house options: draw: flip_out offered"]
-    message = failed(report)["classic with house options: draw: flip_out offered"]
-    assert "exited" in message and "[decision draw]" in message
-    result = next(r for r in report.results if r.outcome is Outcome.FAIL)
-    assert result.stderr is not None and "unknown action 'flip_out'" in result.stderr
-    passed = {r.name for r in report.results if r.outcome is Outcome.PASS}
-    for situation in (
-        "handshake",
-        "draw: a flip offered instead of drawing",
-        "flip: endgame, pass offered",
-        "hole end",
+def test_a_bot_of_protocol_2_passes_its_preset_and_with_house_names_the_house_option_it_lacks() -> None:
+    # Written for the plain rules: a run without --house checks the preset's rules alone, and it passes.
+    bot = (sys.executable, str(BROKEN / "protocol2_bot.py"))
+    plain = run(BROKEN / "protocol2_bot.py", ("classic",), ("2x3",))
+    assert plain.passed, failed(plain)
+    assert plain.house_summary() is None and all(r.house is None for r in plain.results)
+    result = runner.invoke(app, ["check-bot", "--preset", "classic", "--layout", "2x3", "--house", "--", *bot])
+    assert result.exit_code == EXIT_FAULTED, result.output  # asked for, the house options count
+    lines = result.stdout.splitlines()
+    fails = [line for line in lines if line.startswith("FAIL")]
+    assert fails == [
+        "FAIL  classic with flip_out: draw: flip_out offered: house option flip_out not supported: exited: "
+        "the bot exited (code 1) before its answer to request 1 [decision draw]"
+    ]
+    assert "      stderr: protocol2_bot: unknown action 'flip_out'" in lines
+    presets_line = re.fullmatch(r"(\d+) checks: (\d+) passed, 0 failed", lines[-2])
+    assert presets_line is not None and presets_line[1] == presets_line[2], lines[-2]
+    assert int(presets_line[1]) == len(plain.results)  # the preset's checks, as without --house
+    assert lines[-1] == "house options: 5 checks: 4 passed, 1 failed; not supported: flip_out"
+    for name in (
+        "classic with flip_instead_of_draw: draw: a flip offered instead of drawing",
+        "classic with flip_after_throw=endgame: flip: pass offered",
+        "classic with the scoring house options: a hole",
+        "classic with the scoring house options: hole end",
     ):
-        assert f"classic with house options: {situation}" in passed, situation
+        assert any(line.startswith(f"pass  {name}") for line in lines), name
 
 
-def test_the_house_options_group_sets_every_house_option_for_every_preset() -> None:
+def test_house_options_are_checked_with_house_only_each_on_its_own() -> None:
     assert set(HOUSE_OPTIONS) <= set(HOUSE_CHECKED), set(HOUSE_OPTIONS) - set(HOUSE_CHECKED)
     assert HOUSE_CHECKED["flip_after_throw"] == "endgame"
     for preset in PRESETS:
-        rules = resolve_rules(preset, dict(HOUSE_CHECKED))
-        assert set(rules.house_dict()) == set(HOUSE_OPTIONS), preset
-        groups = [g for g in build_groups((preset,), ("2x3",), 0, 0) if g.rules == rules]
-        assert len(groups) == 1 and all(c.name.startswith(f"{preset} with house options: ") for c in groups[0].checks)
+        plain = build_groups((preset,), ("2x3",), 0, 0)
+        assert all(not g.rules.house_dict() and g.rules.flip_after_throw.value != "endgame" for g in plain), preset
+        assert all(c.house is None for g in plain for c in g.checks)
+        house = build_groups((preset,), ("2x3",), 0, 0, house=True)[len(plain) :]
+        assert [[c.name for c in g.checks] for g in house] == [
+            [f"{preset} with flip_instead_of_draw: draw: a flip offered instead of drawing"],
+            [f"{preset} with flip_out: draw: flip_out offered"],
+            [f"{preset} with flip_after_throw=endgame: flip: pass offered"],
+            [f"{preset} with the scoring house options: a hole", f"{preset} with the scoring house options: hole end"],
+        ]
+        # Each decision's group sets its one house option; the scoring group sets every other one.
+        assert [set(g.rules.house_dict()) for g in house[:2]] == [{"flip_instead_of_draw"}, {"flip_out"}]
+        assert not house[2].rules.house_dict() and house[2].rules.flip_after_throw.value == "endgame"
+        assert set(house[3].rules.house_dict()) == set(HOUSE_OPTIONS) - {"flip_instead_of_draw", "flip_out"}
+        assert [c.house for g in house for c in g.checks] == [
+            "flip_instead_of_draw", "flip_out", "flip_after_throw=endgame", SCORING_HOUSE_OPTIONS,
+            SCORING_HOUSE_OPTIONS,
+        ]  # fmt: skip
+
+
+def test_a_house_option_given_is_the_rules_asked_for_not_a_house_check() -> None:
+    given = {"flip_out": 2, "card_values": {"K": -2}}
+    groups = build_groups(("standard",), ("2x3",), 0, 0, given, house=True)
+    house = [c.name for g in groups for c in g.checks if c.house is not None]
+    assert "standard with flip_out: draw: flip_out offered" not in house  # the preset's own checks have it
+    assert "standard 2x3: draw: flip_out offered" in [c.name for g in groups for c in g.checks]
+    scoring = next(g for g in groups if g.checks[0].name.startswith("standard with the scoring"))
+    assert dict(scoring.rules.card_values)[Rank.KING] == -2  # the value given, not HOUSE_CHECKED's
+
+
+def test_the_fuzz_draws_house_options_only_with_house() -> None:
+    def fuzz(house: bool) -> list:  # type: ignore[type-arg]
+        groups = build_groups(("knock", "arena"), ("2x2", "3x3"), 30, 5, house=house)
+        return [g for g in groups if g.checks[0].name.startswith("fuzz")]
+
+    plain = fuzz(False)
+    assert all(not g.rules.house_dict() and g.rules.flip_after_throw.value != "endgame" for g in plain)
+    assert all(g.checks[0].house is None for g in plain)
+    housed = [g for g in fuzz(True) if g.checks[0].house is not None]
+    assert housed, "30 draws and no house option"
+    for group in housed:
+        check = group.checks[0]
+        assert re.fullmatch(r"one of [a-z_=, ]+ \(fuzz \d+\)", check.house), check.house
+        assert check.unsupported == f"house options not supported ({check.house})"
 
 
 def test_a_bot_that_knocks_wrongly_fails_the_turns_owed() -> None:
@@ -400,8 +452,11 @@ def test_a_config_with_several_problems_is_one_error_line(tmp_path: Path) -> Non
         (["nope.yaml", "--player", "x"], "nope.yaml"),
         (["a.yaml", "b.yaml", "--player", "x"], "with --player give one config and no command"),
         (["a.yaml", "--player", "x", "--preset", "knock"], "--preset: with a config, its rules are checked (a.yaml)"),
+        (["a.yaml", "--player", "x", "--house"], "--house: with a config, its rules are checked as they are (a.yaml)"),
         (["--set", "knocking=maybe", "--", "x"], "no check can be played under the rules given: knocking: expected"),
         (["--set", "colour=red", "--", "x"], "no check can be played under the rules given: unknown rule option"),
+        # --house's own options would hide a bad value given: the rules asked for decide.
+        (["--set", "card_values=2:x", "--house", "--", "x"], "under the rules given: card_values.2: expected a whole"),
         (["--set", "knocking", "--", "x"], "--set 'knocking': expected KEY=VALUE"),
     ],
 )
@@ -446,6 +501,6 @@ BUILTIN_OPTIONS = {"expert": ("iterations=1",)}
 @pytest.mark.parametrize("name", POLICIES)
 def test_every_builtin_as_a_bot_program_passes_every_check(name: str) -> None:
     argv = (sys.executable, "-m", "golfref.tools.builtin_bot", name, *BUILTIN_OPTIONS.get(name, ()))
-    report = check_bot(BotCommand(argv), time_control=GENEROUS)
+    report = check_bot(BotCommand(argv), time_control=GENEROUS, house=True)
     assert report.passed, failed(report)
     assert not [r.name for r in report.results if r.outcome is Outcome.SKIP]

@@ -109,6 +109,7 @@ def test_the_verdicts_say_why_the_tournament_passed_or_not() -> None:
 @dataclasses.dataclass
 class FakeReport:
     stopped: str | None
+    house: str | None = None
 
     def stopped_line(self) -> str | None:
         return self.stopped
@@ -119,6 +120,9 @@ class FakeReport:
     def summary(self) -> str:
         return "summary"
 
+    def house_summary(self) -> str | None:
+        return self.house
+
 
 def test_check_bot_lines() -> None:
     assert rules_line(["standard"], {}) is None
@@ -127,6 +131,8 @@ def test_check_bot_lines() -> None:
     )
     assert report_lines(FakeReport(None)) == ["times", "summary"]  # type: ignore[arg-type]
     assert report_lines(FakeReport("stopped")) == ["stopped", "times", "summary"]  # type: ignore[arg-type]
+    # --house's checks: their own line, after the rules asked for.
+    assert report_lines(FakeReport(None, "house")) == ["times", "summary", "house"]  # type: ignore[arg-type]
 
 
 def test_replay_check_verdicts() -> None:

@@ -242,6 +242,87 @@ def test_rules_bad_config_is_a_one_line_usage_error(args: list[str], needle: str
     assert_usage_error(invoke("rules", *args), needle)
 
 
+# --- --set values of the table options ------------------------------------------------------
+# `--set` values are read as YAML 1.2 reads them: YAML 1.1 would read `10:1` as the base-60
+# number 601 and `2:5` as 125, so a single entry of card_values or exact_score was refused.
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expected"),
+    [
+        ("card_values", "10:1", {"T": 1}),  # one entry, a 10 (YAML 1.1: 601)
+        ("card_values", "2:5", {"2": 5}),  # (YAML 1.1: 125)
+        ("card_values", "9:59", {"9": 59}),  # (YAML 1.1: 599)
+        ("card_values", "T:1", {"T": 1}),
+        ("card_values", "K:-2", {"K": -2}),  # a negative value
+        ("card_values", "2:-5", {"2": -5}),
+        ("card_values", "K:-2,10:1", {"T": 1, "K": -2}),  # several, as docs/RULES.md writes them
+        ("card_values", "10:1,K:0", {"T": 1, "K": 0}),
+        ("card_values", "K:-2, T:1", {"T": 1, "K": -2}),
+        ("card_values", "{K: -2, 10: 1}", {"T": 1, "K": -2}),  # a config's form
+        ("suit_values", "JH:0", {"JH": 0}),
+        ("suit_values", "JH:0,JS:0", {"JS": 0, "JH": 0}),
+        ("suit_values", "10H:-1", {"TH": -1}),
+        ("suit_values", "TH:-1,KS:5", {"TH": -1, "KS": 5}),
+        ("suit_values", "{JH: 0, JS: 0}", {"JS": 0, "JH": 0}),
+        ("exact_score", "21=0", [21, 0]),
+        ("exact_score", "21:0", [21, 0]),  # (YAML 1.1: 1260)
+        ("exact_score", "-5:0", [-5, 0]),  # (YAML 1.1: -300)
+        ("exact_score", "[21, 0]", [21, 0]),  # a config's form
+    ],
+)
+def test_rules_set_reads_a_table_option_as_written(option: str, value: str, expected: object) -> None:
+    result = invoke("rules", "--json", "--set", f"{option}={value}")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)[option] == expected
+
+
+def test_rules_set_card_values_of_a_joker() -> None:
+    result = invoke("rules", "--json", "--set", "jokers=on", "--set", "card_values=X:-5")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["card_values"] == {"X": -5}
+
+
+@pytest.mark.parametrize(
+    ("sets", "grid", "expected"),
+    [
+        (["card_values=10:1"], "TS 5H", "6"),  # 1 + 5
+        (["card_values=2:5"], "2S 5H", "10"),
+        (["card_values=K:-2,10:1"], "KS 10H", "-1"),
+        (["suit_values=JH:0,JS:0"], "JH JD", "10"),
+    ],
+)
+def test_score_set_table_options_apply(sets: list[str], grid: str, expected: str) -> None:
+    result = invoke("score", *(arg for item in sets for arg in ("--set", item)), grid)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [expected]
+
+
+@pytest.mark.parametrize(
+    ("item", "needles"),
+    [
+        ("card_values=K", ["card_values:", "'K'", "K:-2,10:1"]),
+        ("card_values=Z:1", ["card_values:", "'Z'"]),
+        ("card_values=11:0", ["card_values:", "'11'"]),
+        ("card_values=K:abc", ["card_values.K:", "'abc'"]),
+        ("card_values=K:200", ["card_values.K:", "200"]),
+        ("card_values=K:-2,Q", ["card_values:", "'Q'"]),
+        ("card_values=X:1", ["card_values:", "jokers on"]),
+        ("card_values=5", ["card_values:", "got 5"]),
+        ("suit_values=JH", ["suit_values:", "'JH'", "JH:0,JS:0"]),
+        ("suit_values=J:0", ["suit_values:", "'J'"]),
+        ("suit_values=JH:x", ["suit_values.JH:", "'x'"]),
+        ("exact_score=21", ["exact_score:", "21=0", "got 21"]),
+        ("exact_score=21:x", ["exact_score:", "'x'"]),
+        ("exact_score=[21]", ["exact_score:", "[21]"]),
+    ],
+)
+def test_rules_set_bad_table_values_are_one_line_naming_the_option_and_the_part(
+    item: str, needles: list[str]
+) -> None:
+    assert_usage_error(invoke("rules", "--set", item), *needles)
+
+
 # --- a real process ------------------------------------------------------------------------
 
 

@@ -703,6 +703,47 @@ def test_a_config_keeps_the_rule_options_it_sets_as_written(tmp_path: Path) -> N
     assert parse_config(text.replace(", layout: 3x3, jokers: on, decks: 2", ""), base_dir=tmp_path).rule_options == ()
 
 
+@pytest.mark.parametrize(
+    ("options", "card_values", "exact_score"),
+    [
+        ("card_values: 10:1, exact_score: 21:0", (("T", 1),), (21, 0)),  # YAML 1.1: 601 and 1260
+        ("card_values: 2:5", (("2", 5),), None),  # YAML 1.1: 125
+        ('card_values: "K:-2,10:1", exact_score: 21=0', (("T", 1), ("K", -2)), (21, 0)),
+        ("card_values: {10: 1, K: -2}, exact_score: [21, 0]", (("T", 1), ("K", -2)), (21, 0)),
+    ],
+)
+def test_a_table_option_written_as_text_is_read_as_written(
+    tmp_path: Path, options: str, card_values: tuple[tuple[str, int], ...], exact_score: tuple[int, int] | None
+) -> None:
+    # A number with colons is never YAML 1.1's base 60 in a config: no key takes one.
+    cfg = parse("rules: {" + options + "}\n" + TWO, tmp_path)
+    assert tuple((rank.value, points) for rank, points in cfg.rules.card_values) == card_values
+    assert cfg.rules.exact_score == exact_score
+
+
+def test_a_colon_number_where_a_number_belongs_is_a_located_type_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse(TWO + "time: {move_ms: 1:30}\n", tmp_path)
+    assert str(info.value) == "match.yaml:4: time.move_ms: '1:30' is not of type 'integer'"
+
+
+WHOLE = "expected a whole number from -100 to 100"
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ("{card_values: {K: 200}}", "match.yaml:1: rules.card_values: K: must be -100 to 100, got 200"),
+        ('{card_values: "K:1, Q:x"}', f"match.yaml:1: rules.card_values: Q: {WHOLE}, got 'x'"),
+        ("{suit_values: {JH: x}}", f"match.yaml:1: rules.suit_values: JH: {WHOLE}, got 'x'"),
+    ],
+)
+def test_a_bad_entry_of_a_table_option_is_located_at_the_option(tmp_path: Path, rules: str, message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse(f"rules: {rules}\n" + TWO, tmp_path)
+    assert str(info.value) == message
+
+
 @pytest.mark.process
 def test_reading_configs_loads_no_process_layer() -> None:
     """Parsing a match and a tournament config (programs found on the PATH, sandbox paths checked) loads

@@ -121,9 +121,6 @@ def _classified(page: str, line: int, text: str, folder: str, shown: list[str], 
     elif _SYNOPSIS.search(text):
         skip = "a synopsis: its bracketed options and capitals stand for what a user fills in"
     statuses = _status(shown)
-    if argv[1] == "tournament" and "tournament.yaml" in argv:
-        # The sample tournament's gate decides (1 unless py-greedy is no worse than greedy), on a seed drawn at random.
-        statuses = frozenset({0, 1})
     return DocCommand(page, line, text, argv, folder, frozenset() if skip else statuses, skip, needs)
 
 

@@ -65,7 +65,7 @@ MATCHES: dict[str, tuple[dict[str, Any], int, int]] = {
         2,
         1,
     ),
-    # Every house option at once (check-bot's house-options group), its flips at a draw and after a throw.
+    # Every house option at once (HOUSE_CHECKED: check-bot --house's), its flips at a draw and after a throw.
     "house-options": ({"preset": "classic", **HOUSE_CHECKED}, 1, 2),
 }
 
@@ -355,11 +355,14 @@ def test_the_python_kit_imports_the_standard_library_only(module: str) -> None:
 
 @pytest.mark.parametrize("kit", KIT_NAMES)
 def test_kit_passes_check_bot(kit: str, build_dir: Path) -> None:
-    # Every situation the rules can produce, under every preset and layout: what a kit
-    # promises a bot author before the author writes a line.
+    # Every situation the rules can produce, under every preset and layout, the house options
+    # included: what a kit promises a bot author before the author writes a line.
     report = check_bot(
-        BotCommand(tuple(kit_command(kit, build_dir))), time_control=TimeControl(startup_ms=GENEROUS, move_ms=GENEROUS)
+        BotCommand(tuple(kit_command(kit, build_dir))),
+        time_control=TimeControl(startup_ms=GENEROUS, move_ms=GENEROUS),
+        house=True,
     )
+    assert report.house_summary() is not None
     assert report.passed, {r.name: r.message for r in report.results if r.outcome is not Outcome.PASS}
     assert not [r.name for r in report.results if r.outcome is Outcome.SKIP]
 

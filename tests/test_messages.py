@@ -115,6 +115,34 @@ def test_a_quick_tournament_names_its_options_too(tmp_path: Path) -> None:
     assert not (tmp_path / "t").exists()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "--builtin", "a=random", "--builtin", "b=greedy"],
+        ["play", "--against", "python3 no-such-bot.py"],
+    ],
+    ids=["tournament", "play"],
+)
+def test_a_bad_entry_of_a_table_option_names_its_set(args: list[str], tmp_path: Path) -> None:
+    code, out, err = invoke(*args, "--set", "card_values=10:x", "--set", "holes=1")
+    assert (code, out) == (EXIT_USAGE, "")
+    assert f"golfref {args[0]}: --set card_values: 10: expected a whole number from -100 to 100, got 'x'" in err
+
+
+@pytest.mark.parametrize("item", ["card_values=10:1", "card_values=K:-2,10:1", "exact_score=21:0", "suit_values=JH:0"])
+def test_set_values_reach_a_config_as_written(item: str, tmp_path: Path) -> None:
+    # play and the quick tournament write their --set into a config's YAML, read back as a config is.
+    import yaml
+
+    from golfref.cli.options import parse_sets
+    from golfref.game.rules import resolve_rules
+
+    overrides = parse_sets([item])
+    players = [{"name": "a", "builtin": "random"}, {"name": "b", "builtin": "greedy"}]
+    text = yaml.safe_dump({"rules": {"preset": "classic", **overrides}, "players": players})
+    assert parse_config(text, source="c.yaml", base_dir=tmp_path).rules == resolve_rules("classic", overrides)
+
+
 # -- found before any bot starts -----------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from golfref.game.engine import Game
 from golfref.game.rules import (
     HOUSE_OPTIONS,
     OPTION_NAMES,
@@ -351,6 +352,22 @@ def test_deal_that_does_not_fit_is_rejected_D12(preset: str, overrides: dict[str
 def test_deal_that_exactly_fits_is_accepted_D12(players: int, layout: str, decks: int) -> None:
     """Grids + 1 discard + at least 1 stock card fit."""
     assert resolve_rules("classic", {"layout": layout, "decks": decks}, players).decks == decks
+
+
+@pytest.mark.parametrize(("joker_count", "fits"), [(3, False), (4, True), ("per_deck", False)])
+def test_the_deal_needs_every_grid_one_discard_and_one_stock_card_D12(joker_count: object, fits: bool) -> None:
+    """At the edge: 6 players x 9 cards + 1 discard + 1 stock card = 56 cards, from one deck and its jokers."""
+    overrides = {"layout": "3x3", "decks": 1, "jokers": -2, "joker_count": joker_count}
+    if not fits:  # 52 + 3 jokers (or two per deck) = 55 or 54 cards: one short
+        msg = _error("classic", overrides, 6)
+        shoe = 55 if joker_count == 3 else 54
+        assert f"6 players x 9 cards + 1 discard + 1 stock card needs 56 cards, but 1 deck(s) hold {shoe}" in msg
+        assert "jokers" in msg and ("joker_count" in msg) is (joker_count != "per_deck")
+        return
+    game = Game(resolve_rules("classic", overrides, 6))
+    assert game.chance is not None and len(game.chance) == 56
+    game.apply_shuffle(list(game.chance))
+    assert len(game.discard) == 1 and len(game.stock) == 1  # the deal leaves exactly one stock card
 
 
 @pytest.mark.parametrize(("layout", "count"), [("2x2", 5), ("2x3", 7), ("1x1", 2), ("3x3", 10), ("4x4", 17)])

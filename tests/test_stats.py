@@ -227,8 +227,8 @@ def test_helpers() -> None:
     assert percentile([1.0, 2.0, 3.0, 4.0, 5.0], 50) == 3.0
     assert likelihood_of_superiority(-1.0, 0.0, 3) == 1.0
     assert likelihood_of_superiority(0.0, 1.0, 3) == 0.5
-    # docs/TOURNAMENT_STATS.md's example: -3.139 with se 1.355 over 6 deal sets is 96.6%, not the normal's 99.0%.
-    assert likelihood_of_superiority(-3.138889, 1.354975, 5) == pytest.approx(0.966, abs=5e-4)
+    # docs/TOURNAMENTS.md's example: -2.398 with se 0.667 over 12 deal sets is 99.79%, not the normal's 99.98%.
+    assert likelihood_of_superiority(-2.398148, 0.667047, 11) == pytest.approx(0.9979, abs=5e-5)
     with pytest.raises(ValueError, match="df"):
         likelihood_of_superiority(-1.0, 1.0, 0)
     assert estimate([1.0, 3.0]).interval(0.5) == pytest.approx((2.0 - 1.0, 2.0 + 1.0))  # t(0.75, 1) = 1

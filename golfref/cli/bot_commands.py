@@ -56,6 +56,14 @@ def check_bot(
         list[str] | None,
         typer.Option("--layout", metavar="RxC", help="A layout the bot plays (repeatable; default all, 1x1 to 4x4)."),
     ] = None,
+    house: Annotated[
+        bool,
+        typer.Option(
+            "--house",
+            help="Also check the house options (docs/RULES.md#house-options) on top of each preset: what fails there "
+            "is a house option the bot does not support, summed up on a line of its own (not with CONFIG).",
+        ),
+    ] = False,
     fuzz: Annotated[int, typer.Option("--fuzz", metavar="N", min=0, help="Also N random reachable positions.")] = 0,
     seed: Annotated[int, typer.Option("--seed", min=0, max=2**63 - 1, help="Seed of the games and the fuzz.")] = 0,
     move_ms: Annotated[
@@ -72,17 +80,18 @@ def check_bot(
     over a seat at each situation a check wants (every decision kind, every card power and
     its targets, knocks, turns owed after a close or knock, a reshuffle, 2 to 8 players,
     1x1 to 4x4 grids, several decks and jokers, a hole's and the match's end) and plays
-    on. One line per check, then the decision times. With CONFIG --player NAME, the
-    config's rules are checked (its preset with every option it sets, instead of the four
-    presets), under its time control, with the player's command, working directory and
-    env. A bot that gives no ready in time, or never answers its first request, fails one
-    check and stops the run. See docs/BOT_TOOLS.md.
+    on. One line per check, then the decision times. With --house, the house options too,
+    each house option not supported named on a line of its own. With CONFIG --player NAME,
+    the config's rules are checked (its preset with every option it sets, its house options
+    included, instead of the four presets), under its time control, with the player's
+    command, working directory and env. A bot that gives no ready in time, or never answers
+    its first request, fails one check and stops the run. See docs/BOT_TOOLS.md.
     """
     from ..show.check_bot_text import report_lines, result_lines, rules_line
     from ..tools.botcheck import ALL_LAYOUTS, BotWontStart, NothingToCheck
     from ..tools.botcheck import check_bot as run_checks
 
-    bot = _bot_under_check(list(args or []), player, presets, sets, move_ms)
+    bot = _bot_under_check(list(args or []), player, presets, sets, move_ms, house)
     chosen_layouts = _split_items("--layout", layouts, list(ALL_LAYOUTS)) or list(ALL_LAYOUTS)
     header = [line for line in [rules_line(bot.presets, bot.options)] if line is not None]
 
@@ -95,7 +104,7 @@ def check_bot(
     try:
         report = run_checks(
             bot.command, bot.presets, chosen_layouts, fuzz, seed, bot.time, on_result=show, options=bot.options,
-            players=bot.players,
+            players=bot.players, house=house,
         )  # fmt: skip
     except (BotWontStart, NothingToCheck) as e:
         fail(str(e))
@@ -124,7 +133,12 @@ class _BotUnderCheck:
 
 
 def _bot_under_check(
-    given: list[str], player: str | None, presets: list[str] | None, sets: list[str] | None, move_ms: int | None
+    given: list[str],
+    player: str | None,
+    presets: list[str] | None,
+    sets: list[str] | None,
+    move_ms: int | None,
+    house: bool = False,
 ) -> _BotUnderCheck:
     """The bot of the command after `--`, or of the config's `--player NAME`, with the rules and clock to check."""
     from ..config.match import RUNNER, TimeControl
@@ -139,6 +153,8 @@ def _bot_under_check(
             fail("with --player give one config and no command: golfref check-bot CONFIG --player NAME")
         if presets:
             fail(f"--preset: with a config, its rules are checked ({given[0]}); change an option with --set")
+        if house:
+            fail(f"--house: with a config, its rules are checked as they are ({given[0]}), its house options included")
         cfg = _any_config_in_one_line(given[0])
         spec = next((p for p in cfg.players if p.name == player), None)
         if spec is None:

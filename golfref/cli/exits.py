@@ -160,12 +160,16 @@ TABLE: tuple[Row, ...] = (
         "bad usage or input that cannot be audited: no such file, not a golfref log, no transcripts",
     ),
     Row("check-bot", EXIT_OK, "every check passed (a skipped check is not a failure)"),
-    Row("check-bot", EXIT_FAULTED, "a check failed (a run that stops early has one)"),
+    Row(
+        "check-bot",
+        EXIT_FAULTED,
+        "a check failed (a run that stops early has one); with --house, a house option not supported too",
+    ),
     Row(
         "check-bot",
         EXIT_USAGE,
         "bad usage: no command or one that cannot start, a bad config, an unknown player, preset or layout, "
-        "--set options that apply to no check",
+        "--set options that apply to no check, --preset or --house with a config",
     ),
     Row("replay-bot", EXIT_OK, "the bot did what the log says at every request replayed"),
     Row(

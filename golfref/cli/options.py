@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import shutil
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any
@@ -63,23 +65,75 @@ AcceptFaultsOpt = Annotated[
 
 
 def parse_sets(items: list[str] | None) -> dict[str, Any]:
-    """Read `--set KEY=VALUE` items; values are read as YAML scalars (`-2`, `on`, `2x3`)."""
+    """Read `--set KEY=VALUE` items; each value is read as YAML 1.2 reads it (`read_set_value`)."""
     result: dict[str, Any] = {}
-    if items:
-        import yaml
     for item in items or []:
         key, sep, raw = item.partition("=")
         key = key.strip()
         if not sep or not key:
             fail(f"--set {item!r}: expected KEY=VALUE")
-        try:
-            value = yaml.safe_load(raw) if raw.strip() else ""
-        except yaml.YAMLError:
-            value = raw
-        if isinstance(value, (dict, list)):
-            value = raw
-        result[key] = value
+        result[key] = read_set_value(raw)
     return result
+
+
+def read_set_value(raw: str) -> Any:
+    """One `--set` value as YAML 1.2 reads it: numbers, true/false, `{K: -2}`, `[21, 0]`; other text as written."""
+    if not raw.strip():
+        return ""
+    import yaml
+
+    try:
+        return yaml.load(raw, Loader=_set_value_loader())  # a SafeLoader's subclass: no tags beyond plain data
+    except (yaml.YAMLError, ValueError, RecursionError):
+        # Text YAML cannot read (`a: b: c`, an alias, a number of 5,000 digits) is the value as
+        # written: the option's reader judges it, and says so in one line.
+        return raw
+
+
+@functools.cache
+def _set_value_loader() -> type:
+    """A SafeLoader that resolves plain scalars by YAML 1.2's core schema, not YAML 1.1's.
+
+    YAML 1.1 reads `10:1` as the base-60 number 601 and `010` as the octal 8, so the
+    command-line forms of `card_values` (`10:1`) and `exact_score` (`21:0`) would arrive as
+    numbers. `on`, `off`, `yes` and `no` stay text: every option that takes them reads the words.
+    """
+    import yaml
+
+    class SetValueLoader(yaml.SafeLoader):
+        yaml_implicit_resolvers: dict[Any, Any] = {}  # none of SafeLoader's YAML 1.1 ones
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            # An alias has no use in one value, and nested ones would print as a value of billions.
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("an alias in a --set value")
+            return super().compose_node(parent, index)
+
+    def construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+        text = str(loader.construct_scalar(node))
+        base = {"0o": 8, "0x": 16}.get(text[:2], 10)
+        return int(text if base == 10 else text[2:], base)
+
+    def construct_float(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> float:
+        text = str(loader.construct_scalar(node)).lower()
+        return float(text.replace(".inf", "inf").replace(".nan", "nan"))
+
+    core = [
+        ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+        ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+        ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+        (
+            "tag:yaml.org,2002:float",
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+            "-+.0123456789",
+        ),
+    ]
+    for tag, pattern, first in core:
+        SetValueLoader.add_implicit_resolver(tag, re.compile(pattern), list(first))
+    SetValueLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
+    SetValueLoader.add_constructor("tag:yaml.org,2002:float", construct_float)
+    return SetValueLoader
 
 
 def parse_number(option: str, text: str | None, what: str) -> int | None:

@@ -285,6 +285,9 @@ _MAX_CONFIG_CHARS = 1_000_000
 _MAX_NODES = 100_000
 
 
+_NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
+
+
 class _ConfigLoader(yaml.SafeLoader):
     """A SafeLoader that parses a config once and keeps, from that one parse, the line of every
     key path and every key given twice in one mapping (plain YAML silently keeps the last)."""
@@ -297,6 +300,18 @@ class _ConfigLoader(yaml.SafeLoader):
         self.duplicates: list[tuple[tuple[Any, ...], int]] = []
         """(key path, line) of every repeated key, at its repetition."""
         self._paths: dict[int, tuple[Any, ...]] = {}  # id(node) -> its key path, for construction errors
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        """A plain scalar's tag, as YAML 1.1 gives it, except that a number with colons is text.
+
+        YAML 1.1 reads `10:1` as the base-60 number 601: `card_values: 10:1` and
+        `exact_score: 21:0` (the options' text forms) would arrive as numbers. No key of a
+        config takes a base-60 number, so such a value is kept as written.
+        """
+        tag = super().resolve(kind, value, implicit)  # type: ignore[no-untyped-call]
+        if tag in _NUMBER_TAGS and ":" in value:
+            return "tag:yaml.org,2002:str"
+        return tag
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         """An int, or a located ConfigError for one too long to read (Python's 4,300-digit limit)."""
@@ -1007,9 +1022,11 @@ def checked_rules(data: Any, players: int | None, where: Where) -> Rules | None:
         return resolve_rules(preset, overrides, players)
     except RulesError as e:
         message = str(e)
-        option = message.split(":", 1)[0]
-        if option in overrides:
-            where.add(("rules", option), message.split(":", 1)[1].strip())
+        option, _, problem = message.partition(":")
+        # A mapping option's entry is named `card_values.K`: the problem is the option's, the entry its part.
+        base, _, entry = option.partition(".")
+        if base in overrides:
+            where.add(("rules", base), f"{entry}: {problem.strip()}" if entry else problem.strip())
         elif option == "players":
             where.add(("players",), message.split(":", 1)[1].strip())
         else:

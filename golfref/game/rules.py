@@ -509,6 +509,7 @@ def shoe_jokers(decks: int, jokers: bool, joker_count: int | None = None) -> int
 
 def deal_fits(players: int, cards: int, decks: int, jokers: bool, joker_count: int | None = None) -> bool:
     """Whether grids, one discard and at least one stock card fit in the decks (D12)."""
+    # + 2: the card that starts the discard pile, and the stock's one card that the first draw needs.
     return players * cards + 2 <= decks * 52 + shoe_jokers(decks, jokers, joker_count)
 
 
@@ -518,8 +519,13 @@ def _points(name: str, value: Any) -> int:
     return _int_in(name, value, -100, 100)
 
 
+_MAPPING_EXAMPLES = {"card_values": ("{K: -2}", "K:-2,10:1"), "suit_values": ("{JH: 0}", "JH:0,JS:0")}
+"""Each mapping option's example, as a config writes it and as text (what `--set` passes)."""
+
+
 def _value_pairs(name: str, value: Any) -> list[tuple[str, Any]]:
     """A mapping option given as a mapping, or as text `K:-2,10:1` (what `--set` passes)."""
+    mapping, text_form = _MAPPING_EXAMPLES[name]
     if isinstance(value, Mapping):
         return [(str(k), v) for k, v in value.items()]
     if isinstance(value, str):
@@ -532,10 +538,10 @@ def _value_pairs(name: str, value: Any) -> list[tuple[str, Any]]:
                 continue
             key, sep, number = item.partition(":") if ":" in item else item.partition("=")
             if not sep:
-                raise RulesError(f"{name}: expected CARD:POINTS items such as K:-2,10:1; got {shown(item)}")
+                raise RulesError(f"{name}: expected CARD:POINTS items such as {text_form}; got {shown(item)}")
             pairs.append((key, number))
         return pairs
-    raise RulesError(f"{name}: expected a mapping such as {{K: -2}} or text K:-2,10:1; got {shown(value)}")
+    raise RulesError(f"{name}: expected a mapping such as {mapping} or text {text_form}; got {shown(value)}")
 
 
 def _card_values(value: Any, jokers: bool) -> tuple[tuple[Rank, int], ...]:
@@ -727,10 +733,10 @@ def resolve_rules(
         decks = _int_in("decks", decks_value, 1, 4)
     if not deal_fits(players, cards, decks, has_jokers, joker_count):
         total = decks * 52 + shoe_jokers(decks, has_jokers, joker_count)
+        involved = "players, layout, decks, jokers" + (", joker_count" if joker_count is not None else "")
         raise RulesError(
             f"the deal does not fit: {players} players x {cards} cards + 1 discard + 1 stock card "
-            f"needs {players * cards + 2} cards, but {decks} deck(s) hold {total} "
-            "(options players, layout, decks, jokers)"
+            f"needs {players * cards + 2} cards, but {decks} deck(s) hold {total} (options {involved})"
         )
 
     return Rules(

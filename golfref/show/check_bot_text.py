@@ -26,9 +26,10 @@ def result_lines(result: CheckResult) -> list[str]:
 
 
 def report_lines(report: CheckRun) -> list[str]:
-    """The lines after the checks': where the run stopped (if it did), the decision times, the summary."""
-    stopped = report.stopped_line()
-    return [*([] if stopped is None else [stopped]), report.times_line(), report.summary()]
+    """The lines after the checks': where the run stopped (if it did), the decision times, the summaries."""
+    stopped, house = report.stopped_line(), report.house_summary()
+    closing = [report.times_line(), report.summary(), *([] if house is None else [house])]
+    return [*([] if stopped is None else [stopped]), *closing]
 
 
 def write_report_junit(path: str, report: CheckRun, command: BotCommand) -> None:

@@ -15,6 +15,11 @@ Some checks span a stretch of play: "8 players" or "layout 1x1" pass when the bo
 its seat without a fault from the moment it joined to the hole's end. `--fuzz N` adds N
 such checks at random reachable positions under random rule sets (seeded).
 
+The checks are of the rules asked for (the presets, or a config's, with `--set`'s options).
+`--house` adds the house options those leave off: each house option that adds a decision
+under a preset with it alone, the scoring ones together, so that a failure there names the
+house option the bot does not support; their results carry `house`, and are counted apart.
+
 Two checks span the whole run: every decision within `move_ms`, and stdout holding
 nothing but protocol lines (a line while no request is open, or one that is not JSON where
 a ready or an answer is awaited, fails that one check and nothing else; the wait goes on).
@@ -39,7 +44,7 @@ from ..config.match import TimeControl
 from ..game.cards import Rank
 from ..game.engine import POWER, Action, ActionKind, Decision, Game, ReshuffleEvent, SwapEvent
 from ..game.policies import GreedyPolicy, Policy, RandomPolicy
-from ..game.rules import PRESETS, Rules, RulesError, resolve_rules
+from ..game.rules import HOUSE_OPTIONS, PRESETS, Rules, RulesError, resolve_rules
 from ..game.view import SeatView, view
 from ..match import protocol
 from ..match.referee import Shuffler
@@ -57,6 +62,7 @@ __all__ = [
     "CheckRun",
     "BotCommand",
     "HOUSE_CHECKED",
+    "SCORING_HOUSE_OPTIONS",
     "check_bot",
 ]
 
@@ -89,8 +95,11 @@ HOUSE_CHECKED: Mapping[str, object] = {
     "low_score_bonus": -3,
     "tie_penalty": 5,
 }
-"""The options of each preset's house-options group: every house option on (docs/RULES.md#house-options), at
-the golfgame server's values where it has them, and the flip after a throw at `endgame`."""
+"""The options of `--house`'s checks: every house option on (docs/RULES.md#house-options), at the golfgame
+server's values where it has them, and the flip after a throw at `endgame`."""
+SCORING_HOUSE_OPTIONS = "the scoring ones"
+"""How `--house`'s summary names the house options checked together: the rest of `HOUSE_CHECKED`, which
+change the hello's rules and the hole_end's scores but no decision."""
 _FUZZ_TRIES = 1000
 """Random rule sets drawn for one fuzz check before the options given are taken to rule every one out."""
 TIME_CHECK = "time control: every decision within move_ms"
@@ -143,6 +152,9 @@ class CheckResult:
     """The request's step in its hole, from 0 (every seat's decisions and the reshuffles, as a log counts them)."""
     request_id: int | None = None
     """The request's id in its session."""
+    house: str | None = None
+    """For a check of `--house`: the house options it is about, as the summary names them (`flip_out`,
+    `the scoring ones`); None for a check of the rules asked for."""
 
     def line(self) -> str:
         """The check as one line."""
@@ -218,15 +230,25 @@ class CheckRun:
         return f"stopped: {self.not_run} more checks not run: {self.stopped}"
 
     def summary(self) -> str:
-        """The counts of passed, failed, skipped and unplayed checks."""
-        counts = {o: sum(1 for r in self.results if r.outcome is o) for o in Outcome}
-        total = len(self.results)
-        text = f"{total} check{'' if total == 1 else 's'}: {counts[Outcome.PASS]} passed, {counts[Outcome.FAIL]} failed"
-        if counts[Outcome.SKIP]:
-            text += f", {counts[Outcome.SKIP]} skipped"
-        if self.not_run:
-            text += f"; {self.not_run} not run"
-        return text
+        """The counts of passed, failed, skipped and unplayed checks of the rules asked for (not `--house`'s)."""
+        text = _counts([r for r in self.results if r.house is None])
+        return text + (f"; {self.not_run} not run" if self.not_run else "")
+
+    def house_summary(self) -> str | None:
+        """`--house`'s line: its checks' counts and the house options not supported; None without `--house`."""
+        house = [r for r in self.results if r.house is not None]
+        if not house:
+            return None
+        failed = list(dict.fromkeys(r.house for r in house if r.outcome is Outcome.FAIL and r.house is not None))
+        return f"house options: {_counts(house)}" + (f"; not supported: {', '.join(failed)}" if failed else "")
+
+
+def _counts(results: Sequence[CheckResult]) -> str:
+    """`N checks: P passed, F failed` (and skipped, when any was)."""
+    counts = {o: sum(1 for r in results if r.outcome is o) for o in Outcome}
+    total = len(results)
+    text = f"{total} check{'' if total == 1 else 's'}: {counts[Outcome.PASS]} passed, {counts[Outcome.FAIL]} failed"
+    return text + (f", {counts[Outcome.SKIP]} skipped" if counts[Outcome.SKIP] else "")
 
 
 @dataclass(frozen=True)
@@ -316,6 +338,27 @@ def _anything(g: Game, s: int) -> bool:
     return True
 
 
+_HOUSE_DECISIONS: Mapping[str, tuple[str, Want]] = {
+    "flip_instead_of_draw": ("draw: a flip offered instead of drawing", _flip_at_draw),
+    "flip_out": ("draw: flip_out offered", _flip_out_offered),
+    "flip_after_throw": ("flip: pass offered", _flip_pass),
+}
+"""The house options that add a decision, each checked on its own: the check's name and what it wants."""
+
+
+def _house_label(name: str, value: object) -> str:
+    """A house option as `--house`'s lines name it: `flip_out`, or `flip_after_throw=endgame` (one value of many)."""
+    return name if name in HOUSE_OPTIONS else f"{name}={value}"
+
+
+def _house_set(rules: Rules, given: Mapping[str, object]) -> list[str]:
+    """The house options of `HOUSE_CHECKED` that `rules` set beyond the options given, as `_house_label` names them."""
+    found = [name for name in HOUSE_OPTIONS if name in rules.house_dict()]
+    if rules.flip_after_throw.value == HOUSE_CHECKED["flip_after_throw"]:
+        found.append("flip_after_throw")
+    return [_house_label(name, HOUSE_CHECKED[name]) for name in found if name not in given]
+
+
 class _Kind(enum.Enum):
     REQUEST = "request"
     """Passes at the first request it wants that the bot answers rightly."""
@@ -337,6 +380,16 @@ class _Check:
     result: CheckResult | None = None
     active: bool = False  # a span check that has begun
     started: float = 0.0
+    house: str | None = None  # `--house`'s: the house options it is about (CheckResult.house)
+    unsupported: str = ""  # and what its failure says first: "house option flip_out not supported"
+
+    def outcome(self) -> CheckResult | None:
+        """The check's result as reported: a `--house` check's names its house options, a failure what it means."""
+        result = self.result
+        if result is None or self.house is None:
+            return result
+        message = f"{self.unsupported}: {result.message}" if result.outcome is Outcome.FAIL else result.message
+        return dataclasses.replace(result, house=self.house, message=message)
 
 
 @dataclass
@@ -391,12 +444,14 @@ def build_groups(
     seed: int,
     options: Mapping[str, object] | None = None,
     players: int = 2,
+    house: bool = False,
 ) -> list[_Group]:
     """Every group of checks for the presets and layouts a bot claims, and `fuzz` random ones.
 
     `options` are rule options set on top of every preset (a config's, `--set`'s); a check's
     own options (its layout, its player count, card powers, decks and jokers, two holes)
-    stay its own. `players` is the player count of the presets' own groups.
+    stay its own. `players` is the player count of the presets' own groups. `house` adds
+    the checks of the house options those rules leave off, and lets the fuzz draw them.
     """
     given: Mapping[str, object] = options or {}
     groups: list[_Group] = []
@@ -462,12 +517,17 @@ def build_groups(
             )
     rng = random.Random(seed)
     for i in range(fuzz):
-        drawn, label, skip = _fuzz_rules(rng, presets, layouts, given)
+        drawn, label, skip = _fuzz_rules(rng, presets, layouts, given, house)
         after = rng.randrange(0, 80)
-        add((drawn, skip), [_Check(f"fuzz {i + 1} ({label}, position {after}): a hole", _Kind.SPAN, _countdown(after))])
+        check = _Check(f"fuzz {i + 1} ({label}, position {after}): a hole", _Kind.SPAN, _countdown(after))
+        extra = _house_set(drawn, given)
+        if extra:  # a failure may be any of them: it counts with --house's checks
+            check.house = f"one of {', '.join(extra)} (fuzz {i + 1})"
+            check.unsupported = f"house options not supported ({check.house})"
+        add((drawn, skip), [check])
     # Last, so that adding them left every other group's seed (its place in the list) as it was.
-    for preset in presets:
-        add(_resolve(preset, HOUSE_CHECKED, players, given), functools.partial(_house_checks, preset))
+    for preset in presets if house else ():
+        _add_house_groups(add, preset, players, given)
     return groups
 
 
@@ -503,16 +563,37 @@ def _base_checks(preset: str, rules: Rules) -> list[_Check]:
     return checks
 
 
-def _house_checks(preset: str, rules: Rules) -> list[_Check]:
-    """The house options' group: a hello with every one of them, the decisions they add, a hole's end."""
-    tag = f"{preset} with house options"
-    return [
-        _Check(f"{tag}: handshake", _Kind.HANDSHAKE),
-        _Check(f"{tag}: draw: a flip offered instead of drawing", _Kind.REQUEST, _flip_at_draw),
-        _Check(f"{tag}: draw: flip_out offered", _Kind.REQUEST, _flip_out_offered),
-        _Check(f"{tag}: flip: endgame, pass offered", _Kind.REQUEST, _flip_pass),
-        _Check(f"{tag}: hole end", _Kind.HOLE_END),
-    ]
+def _add_house_groups(
+    add: Callable[[tuple[Rules | None, str | None], list[_Check]], None],
+    preset: str,
+    players: int,
+    given: Mapping[str, object],
+) -> None:
+    """`--house`'s groups for a preset: each house option that adds a decision on its own, the rest together.
+
+    Each group differs from the preset's own rules by what it checks, so a failure there is
+    that house option's: the bot handled the rest in the preset's own groups. A house option
+    given (`--set`) is the rules asked for, checked in those groups: none of these sets it.
+    """
+    for name, (what, want) in _HOUSE_DECISIONS.items():
+        if name in given:
+            continue
+        value = HOUSE_CHECKED[name]
+        label = _house_label(name, value)
+        check = _Check(f"{preset} with {label}: {what}", _Kind.REQUEST, want, house=label)
+        check.unsupported = f"house option {label} not supported"
+        add(_resolve(preset, {"holes": 1, name: value}, players, given), [check])
+    left = [name for name in HOUSE_OPTIONS if name in HOUSE_CHECKED and name not in (*_HOUSE_DECISIONS, *given)]
+    if not left:
+        return  # every scoring house option given
+    # Their own holes (a hole's end, then the next hole) and jokers (for the jokers' options) stay theirs.
+    scoring = {name: value for name, value in HOUSE_CHECKED.items() if name in left or name not in HOUSE_OPTIONS}
+    scoring = {name: value for name, value in scoring.items() if name not in _HOUSE_DECISIONS}
+    tag = f"{preset} with the scoring house options"
+    checks = [_Check(f"{tag}: a hole", _Kind.SPAN), _Check(f"{tag}: hole end", _Kind.HOLE_END)]
+    for check in checks:
+        check.house, check.unsupported = SCORING_HOUSE_OPTIONS, "the scoring house options not supported"
+    add(_resolve(preset, scoring, players, given), checks)
 
 
 def _count_check(count: int, preset: str, rules: Rules) -> list[_Check]:
@@ -532,12 +613,13 @@ def _countdown(after: int) -> Want:
 
 
 def _fuzz_rules(
-    rng: random.Random, presets: Sequence[str], layouts: Sequence[str], options: Mapping[str, object]
+    rng: random.Random, presets: Sequence[str], layouts: Sequence[str], options: Mapping[str, object], house: bool
 ) -> tuple[Rules, str, str | None]:
     """A random playable rule set under one of `presets` and `layouts`, the options given on top: rules, label, None.
 
-    When no draw can take the options given, the last draw that plays without them, its
-    label, and why the options rule it out.
+    The house options are drawn too with `house` (else they stay as the options given leave
+    them). When no draw can take the options given, the last draw that plays without them,
+    its label, and why the options rule it out.
     """
     tries = 0
     last: tuple[Rules, str, str | None] | None = None
@@ -545,21 +627,24 @@ def _fuzz_rules(
         tries += 1
         preset = rng.choice(list(presets))
         players = rng.randint(2, PRESETS[preset]["max_players"])
+        flips = ["none", "may", "must"] + (["endgame"] if house else [])
         overrides: dict[str, object] = {
             "layout": rng.choice(list(layouts)),
             "holes": rng.randint(1, 2),
             "card_powers": rng.random() < 0.5,
             "knocking": rng.random() < 0.4,
-            "flip_after_throw": rng.choice(["none", "may", "must", "endgame"]),
-            "flip_instead_of_draw": rng.random() < 0.2,
-            "flip_out": rng.choice(["off", "off", "off", 1, 2]),
+            "flip_after_throw": rng.choice(flips),
             "swap_face": rng.choice(["up", "down"]),
             "reveal_choice": rng.choice(["fixed", "player"]),
             "jokers": rng.choice(["off", -2, 5]),
         }
+        if house:
+            overrides["flip_instead_of_draw"] = rng.random() < 0.2
+            overrides["flip_out"] = rng.choice(["off", "off", "off", 1, 2])
         if rng.random() < 0.5:
             overrides["decks"] = rng.randint(1, 4)
-        overrides.update(_fuzz_house(rng, overrides["jokers"] != "off"))
+        if house:
+            overrides.update(_fuzz_house(rng, overrides["jokers"] != "off"))
         try:
             # The options given are the bot's rules: the fuzz draws only what they leave open.
             rules = resolve_rules(preset, {**overrides, **options}, players)
@@ -985,17 +1070,20 @@ def check_bot(
     on_result: Callable[[CheckResult], None] | None = None,
     options: Mapping[str, object] | None = None,
     players: int = 2,
+    house: bool = False,
 ) -> CheckRun:
     """Run every check for the presets and layouts the bot claims (and `fuzz` random positions).
 
     `options` are rule options on top of every preset (a check's own options stay its own);
-    `players` is the player count of each preset's own groups. Raises BotWontStart when the
-    bot's program cannot be started at all, NothingToCheck when the options apply nowhere.
+    `players` is the player count of each preset's own groups; `house` adds the house
+    options' checks (`CheckResult.house`). Raises BotWontStart when the bot's program cannot
+    be started at all, NothingToCheck when the options apply nowhere.
     """
     run = _Run(command, time_control or TimeControl())
-    groups = build_groups(presets, layouts, fuzz, seed, options, players)
-    if groups and all(g.skip is not None for g in groups):
-        raise NothingToCheck(f"no check can be played under the rules given: {groups[0].skip}")
+    groups = build_groups(presets, layouts, fuzz, seed, options, players, house)
+    asked = [g for g in groups if any(c.house is None for c in g.checks)]  # the rules asked for, not --house's
+    if asked and all(g.skip is not None for g in asked):
+        raise NothingToCheck(f"no check can be played under the rules given: {asked[0].skip}")
     results: list[CheckResult] = []
 
     def emit(result: CheckResult) -> None:
@@ -1011,10 +1099,11 @@ def check_bot(
         except _Stop as stop:
             stopped = stop.why
         for check in group.checks:
-            if check.result is not None:
-                emit(check.result)
-            elif stopped is None:
-                emit(CheckResult(check.name, Outcome.SKIP, "not reached", seconds=_since(check)))
+            if check.result is None and stopped is None:
+                check.result = CheckResult(check.name, Outcome.SKIP, "not reached", seconds=_since(check))
+            result = check.outcome()
+            if result is not None:
+                emit(result)
         if stopped is not None:
             not_run = len(group.open()) + sum(len(g.checks) for g in groups[index + 1 :])
             break

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Written for protocol 2: crashes at a request offering an action that version did not have (flip_out)."""
+"""Written for protocol 2: exits at a request offering an action that version did not have (flip_out)."""
 
 import re
+import sys
 
 from broken import play
 
@@ -12,7 +13,7 @@ KNOWN = re.compile(r"stock|discard|knock|swap:\d+|throw|power|flip:\d+|pass|reve
 def choose(hello, request):
     for action in request["legal"]:
         if not KNOWN.fullmatch(action):
-            raise ValueError(f"protocol2_bot: unknown action {action!r}")
+            sys.exit(f"protocol2_bot: unknown action {action!r}")  # one line on stderr, exit status 1
     return request["legal"][0]
 
 

@@ -1,0 +1,1 @@
+../../tests/bots/broken/protocol2_bot.py
