@@ -122,6 +122,22 @@ def test_the_program_checks_the_architecture_first() -> None:
     assert (op, k) == (0x20, 4)  # BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)
 
 
+def test_a_call_libseccomp_does_not_know_goes_by_its_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An older libseccomp (Debian 12's may be) knows no cachestat by name: the filter is the same by its number."""
+    import pyseccomp  # type: ignore[import-untyped]
+
+    known = pyseccomp.resolve_syscall
+    gone = seccomp._UNKNOWN  # what libseccomp resolves a name it does not know to
+    monkeypatch.setattr(pyseccomp, "resolve_syscall", lambda a, call: gone if call == "cachestat" else known(a, call))
+    if pyseccomp.system_arch() not in (pyseccomp.Arch.X86_64, pyseccomp.Arch.AARCH64):
+        pytest.skip("the numbers golfref knows are x86-64's and arm64's")
+    assert seccomp._build.__wrapped__() == seccomp.program()
+    # Elsewhere the number is not golfref's to guess: no filter, and the log's `missing` says why.
+    monkeypatch.setattr(pyseccomp, "system_arch", lambda: pyseccomp.Arch.PPC64LE)
+    said = seccomp._build.__wrapped__()
+    assert said == "libseccomp does not know the system call cachestat on this architecture (a newer libseccomp2 does)"
+
+
 @pytest.mark.process  # find_library runs ldconfig in a child process
 def test_pyseccomp_finds_its_libraries_by_soname_as_the_ordinary_lookup_does() -> None:
     # seccomp._sonames_first spares pyseccomp's import two runs of ldconfig: the libraries it then
