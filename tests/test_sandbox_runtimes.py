@@ -12,6 +12,7 @@ with no fault and nothing on its stderr; and a Python bot keeps a SQLite databas
 from __future__ import annotations
 
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,3 +104,23 @@ def test_a_bot_keeps_a_sqlite_database_in_its_tmp(boxed: str, shared: Path, monk
     # Locked the default way, a database reports the lock the filter denies; without locks it works.
     assert "sqlite locking: database is locked" in said, said
     assert "sqlite nolock: 100 rows, sum 4950" in said, said
+
+
+def test_node_reading_files_through_io_uring_falls_back_under_the_filter(tmp_path: Path) -> None:
+    """libuv (under node) reads files through io_uring where it may (UV_USE_IO_URING=1, the default of some
+    releases): under the filter its io_uring_setup fails with ENOSYS and it reads them the ordinary way."""
+    node, strace = shutil.which("node"), shutil.which("strace")
+    if node is None:
+        pytest.skip("needs node (apt-get install nodejs)")
+    if strace is None:
+        pytest.skip("needs strace to see what node tried (apt-get install strace)")
+    (tmp_path / "card.txt").write_text("7H", encoding="utf-8")
+    script = "require('fs').promises.readFile(process.argv[1], 'utf8').then((s) => console.log('read ' + s))"
+    done = subprocess.run(
+        [strace, "-f", "-qq", "-e", "trace=io_uring_setup", node, "-e", script, str(tmp_path / "card.txt")],
+        capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "UV_USE_IO_URING": "1"},
+        preexec_fn=seccomp.loader(),
+    )  # fmt: skip
+    assert done.returncode == 0 and done.stdout == "read 7H\n", (done.stdout, done.stderr)
+    tried = [line for line in done.stderr.splitlines() if "io_uring_setup(" in line]
+    assert tried and all("ENOSYS" in line for line in tried), done.stderr
