@@ -53,6 +53,8 @@ def shared_file() -> tuple[str, int]:
 def first(shared_file: tuple[str, int]) -> Iterator[int]:
     """Where this match's pages start: a place of its own in the file (other tests may spell into it at once),
     every page of it out of memory; taken out again afterwards."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root: mincore and cachestat tell a file's pages only to its owner or a writer (root)")
     path, pages = shared_file
     span = pagecache_bot.BITS * pagecache_bot.SPAN
     start = random.randrange(0, (pages - span) // pagecache_bot.SPAN) * pagecache_bot.SPAN

@@ -5,8 +5,9 @@ cache (mincore, cachestat, io_uring, Linux AIO, RWF_NOWAIT, DONTNEED/PAGEOUT/COL
 calls a runtime may make at start or in passing. The starter bot of each kit (Python, node,
 the JVM, C, C++, Rust and Go), built here, plays a whole match sandboxed, with bubblewrap
 (which loads the filter) and without it (a user of its own, the filter loaded before exec),
-with no fault and nothing on its stderr; and a Python bot keeps a SQLite database in its
-`/tmp` as docs/SANDBOX.md says it can. A kit whose toolchain is missing skips, naming it.
+with no fault and nothing on its stderr; a Python bot keeps a SQLite database in its `/tmp`
+as docs/SANDBOX.md says it can; and node, told to read files through io_uring, reads them
+the ordinary way. A kit whose toolchain is missing skips, naming it.
 """
 
 from __future__ import annotations
