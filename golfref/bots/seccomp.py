@@ -31,24 +31,28 @@ error it can handle):
 - what evicts a page of a file another process may use: ``posix_fadvise()``
   (``fadvise64``) with ``POSIX_FADV_DONTNEED`` succeeds and does nothing. It is an old,
   universal hint (``dd``'s ``nocache``, databases on their own files), which programs call
-  without expecting a failure, and the kernel itself already does nothing for the pages it
-  cannot drop (mapped, dirty or under writeback); the filter's ``ERRNO`` action with errno 0
-  returns 0 and skips the call. ``madvise()`` and ``process_madvise()`` with ``MADV_COLD``
-  or ``MADV_PAGEOUT`` fail with ``EINVAL``, what kernels before 5.4, which did not know these
-  two, answer: every program that uses them must already handle it. (Success would be a lie
-  for ``process_madvise()``, whose answer counts the bytes it advised.)
+  without expecting a failure, and the kernel itself already keeps, without a word, the
+  pages it cannot drop (mapped ones; dirty ones, whose writing it starts); the filter's
+  ``ERRNO`` action with errno 0 returns 0 and skips the call. ``madvise()`` and
+  ``process_madvise()`` with ``MADV_COLD`` or ``MADV_PAGEOUT`` fail with ``EINVAL``, what
+  kernels before 5.4, which did not know these two, answer: every program that uses them
+  must already handle it. (Success would be a lie for ``process_madvise()``, whose answer
+  counts the bytes it advised.)
 
 Anything else is allowed. What stays of the page cache as a channel, because no system
 call says it: a bot can still make a page of a shared file resident (a read, ``readahead()``,
 ``POSIX_FADV_WILLNEED``, ``MADV_WILLNEED``, ``MADV_POPULATE_READ``: the same as a read), but
-no longer evict one (``MADV_DONTNEED`` on a file mapping drops its own mapping, not the
-page; the kernel evicts under memory pressure only), so each page carries at most one bit,
-once, until the kernel reclaims it. Another bot can still tell a resident page from one that
-is not: by the time a read takes, and without timing, through its own page faults: touching
-a page of a mapping makes a major fault (``getrusage()``, ``/proc/self/stat``) only when it
-was not in memory, and a fault maps the resident pages around it ("fault-around"), which
-``/proc/self/pagemap``, ``smaps`` and ``statm`` show. Those are what every program reads
-about itself; no filter can take them away. docs/SANDBOX.md measures both (bench/pagecache.py).
+no longer evict the one it chooses (``MADV_DONTNEED`` on a file mapping drops its own
+mapping, not the page). The kernel still evicts under memory pressure, which a bot with a
+control group of its own makes by filling its memory limit: that drops the pages charged
+to it, those it brought in, all together. So a page carries one bit until the sender
+wipes all of its pages at once, or the kernel reclaims them. Another bot can still tell a
+resident page from one that is not: by the time a read takes, and without timing, through
+its own page faults: touching a page of a mapping makes a major fault (``getrusage()``,
+``/proc/self/stat``) only when it was not in memory, and a fault maps the resident pages
+around it ("fault-around"), which ``/proc/self/pagemap``, ``smaps`` and ``statm`` show.
+Those are what every program reads about itself; no filter can take them away.
+docs/SANDBOX.md measures both (bench/pagecache.py).
 
 The filter is built by libseccomp (through `pyseccomp`, its ctypes binding), which checks
 the architecture first (a call through another ABI, such as the 32-bit ``int 0x80`` or x32
