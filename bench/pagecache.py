@@ -2,7 +2,7 @@
 
 The system-call filter (golfref/bots/seccomp.py) takes away every call that evicts a page of a
 shared file or says whether one is in memory. What stays: a sender can still read pages, making
-them resident (each carries one bit, once: nothing it can do evicts it again), and a receiver
+them resident (each carries one bit: it can no longer evict the page it chooses), and a receiver
 can still tell a resident page from one that is not, (a) by the time a read of it takes, (b)
 without timing, by its own count of major page faults as it touches each through a mapping.
 

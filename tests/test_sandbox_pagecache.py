@@ -111,9 +111,9 @@ def test_two_bots_have_no_channel_through_the_page_cache(
 def test_what_stays_a_page_fault_tells_a_page_the_sender_read(
     tmp_path: Path, sandbox: bool, shared_file: tuple[str, int], first: int
 ) -> None:
-    """With eviction gone a sender can only read pages, and each carries one bit, once; a receiver that
-    touches the pages through a mapping still tells them apart by its own count of major faults
-    (docs/SANDBOX.md, "What it does not promise"). The pages start out of memory (`first`)."""
+    """With eviction gone a sender can only read pages, each a bit it cannot take back one by one; a
+    receiver that touches the pages through a mapping still tells them apart by its own count of major
+    faults (docs/SANDBOX.md, "What it does not promise"). The pages start out of memory (`first`)."""
     if sandbox and NO_FILTER is not None:
         pytest.skip(f"no system-call filter: {NO_FILTER}")
     sent, seen = reports(_pair(tmp_path, sandbox, shared_file[0], first, "fadvise", "faults"))
