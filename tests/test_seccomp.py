@@ -156,7 +156,6 @@ def test_pyseccomp_finds_its_libraries_by_soname_as_the_ordinary_lookup_does() -
 
 # -- the page cache ---------------------------------------------------------------------
 
-EOPNOTSUPP = errno.errorcode[errno.EOPNOTSUPP]  # Python names 95 ENOTSUP, as the C library does
 EVICTING = ("fadvise", "pageout", "process pageout")  # what drops a page no process maps, outside the filter
 AGING = ("cold", "process cold")  # MADV_COLD moves a page towards eviction and keeps it
 
@@ -274,7 +273,7 @@ def test_inside_the_filter_page_cache_probes_fail_and_nothing_is_evicted(
     _prepare(path)
     said = _in_child(seccomp.loader(), path, own) if loaded_by == "loader" else _in_bubblewrap(path, own)
     after = _resident(path)
-    assert said["nowait"] == said["nowait, absent"] == EOPNOTSUPP, said
+    assert said["nowait"] == said["nowait, absent"] == pagecache.NOT_SUPPORTED, said
     for probe in ("mincore", "cachestat"):
         assert said[probe] == said[f"{probe}, absent"] == "ENOSYS", (probe, said)
     assert said["io_uring"] == said["aio"] == "ENOSYS", said
@@ -282,7 +281,7 @@ def test_inside_the_filter_page_cache_probes_fail_and_nothing_is_evicted(
     for name in ("pageout", "cold", "process pageout", "process cold"):
         assert said[name] == "EINVAL" and after[name], (name, said, after)
     if said["pwritev2 nowait"] != "EINVAL":  # EINVAL: this file system has no O_DIRECT to try it with
-        assert said["pwritev2 nowait"] == EOPNOTSUPP, said
+        assert said["pwritev2 nowait"] == pagecache.NOT_SUPPORTED, said
     for name in ("fadvise willneed", "madvise dontneed", "madvise willneed", "preadv2", "pwritev2 dsync"):
         assert said[name] == "ok", (name, said)
     # What stays (docs/SANDBOX.md): a fault on a page tells whether it was resident, and no filter can stop it.

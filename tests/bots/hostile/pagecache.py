@@ -202,6 +202,10 @@ def aio() -> None:
     _libc.syscall(_IO_DESTROY, context)
 
 
+NOT_SUPPORTED = errno.errorcode[errno.EOPNOTSUPP]
+"""What `outcome` says for EOPNOTSUPP: Python names 95 ENOTSUP, as the C library does."""
+
+
 def outcome(call: Callable[[], object]) -> str:
     """'ok', 'resident' or 'absent' for a probe, or the errno name the call failed with."""
     try:
