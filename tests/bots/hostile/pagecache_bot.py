@@ -14,11 +14,11 @@ its requests (a receiver's probe may start reading a page it tests), and reports
 eviction call answered.
 
 The receiver (seat 1) tests the first page of each region at each of its requests with
-each PROBE of pagecache.py (nowait, mincore, cachestat, faults), none of which reads a
-page from disk but `faults`, which reads the one page it tests; a probe decodes when the
-check byte matches. At goodbye it reports, per probe, every peek it decoded (and in how
-many of its rounds, `hits`), or the errno name the probe failed with. Seat 0 moves first: the
-sender has spelled its peek before the receiver's first probe.
+each PROBE of pagecache.py (mincore, cachestat, nowait, faults: the first two read
+nothing, `nowait` may start reading the page it tests, `faults` reads it); a probe decodes
+when the check byte matches. At goodbye it reports, per probe, every peek it decoded (and
+in how many of its rounds, `hits`), or the errno name the probe failed with. Seat 0 moves
+first: the sender has spelled its peek before the receiver's first probe.
 """
 
 from __future__ import annotations
