@@ -114,11 +114,16 @@ class _End:
         command = [PYTHON, str(BOT), path]
         self.box = Sandbox(SandboxSpec(enabled=True), command, str(BOT.parent), os.defpath, BOT.parent,
                            referee_packages(), label, own_file=BOT)  # fmt: skip
-        self.proc = subprocess.Popen(
-            self.box.argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL if self.box.own_stdout else subprocess.PIPE,
-            cwd=str(BOT.parent), env=self.box.environment({"PATH": os.defpath}), pass_fds=self.box.pass_fds,
-            start_new_session=True, preexec_fn=self.box.preexec(None), text=True,
-        )  # fmt: skip
+        try:
+            self.proc = subprocess.Popen(
+                self.box.argv, stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL if self.box.own_stdout else subprocess.PIPE,
+                cwd=str(BOT.parent), env=self.box.environment({"PATH": os.defpath}), pass_fds=self.box.pass_fds,
+                start_new_session=True, preexec_fn=self.box.preexec(None), text=True,
+            )  # fmt: skip
+        except OSError:
+            self.box.close()  # its user id and control group go back
+            raise
         own = self.box.started()
         self.out = open(own, encoding="utf-8") if own is not None else self.proc.stdout  # noqa: SIM115 - closed in close
         assert self.proc.stdin is not None and self.out is not None
@@ -171,7 +176,9 @@ def measure(path: str, pages: int, blocks: int, seed: int = 38) -> dict[str, Fig
                 payload = "".join(rng.choice("01") for _ in range(PAYLOAD))
                 _evict(path, first, span)
                 start = time.perf_counter()
-                assert sender.ask(f"spell {first} {residency_bot.PREAMBLE_BITS}{payload}") == "ok"
+                spelled = sender.ask(f"spell {first} {residency_bot.PREAMBLE_BITS}{payload}")
+                if spelled != "ok":
+                    raise RuntimeError(f"bench: pagecache: the sender answered {spelled!r}, not ok")
                 got = receiver.ask(f"{method} {first} {bits_a_block}")
                 total[2] += time.perf_counter() - start
                 total[0] += PAYLOAD
