@@ -16,7 +16,6 @@ import ctypes
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,12 +25,12 @@ import pytest
 from golfref.files import LinkRefused, read_capped
 
 from .test_audit import play
+from .test_sandbox_attacks import golfref
 
 pytestmark = pytest.mark.process
 
 SECRET = "root:$6$stand-in-for-etc-shadow$not-to-be-read:19000:0:99999:7:::\n"
 _IN_OPEN = 0x20  # <sys/inotify.h>
-WAIT = 300  # seconds: only a hung golfref takes this long
 
 
 class OpenWatch:
@@ -74,11 +73,6 @@ def secret(tmp_path: Path) -> Iterator[tuple[Path, OpenWatch]]:
         yield path, watch
     finally:
         watch.close()
-
-
-def golfref(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run one golfref command to its end."""
-    return subprocess.run([sys.executable, "-m", "golfref", *args], capture_output=True, text=True, timeout=WAIT)
 
 
 def shows_nothing_of(secret: Path, *texts: str) -> None:
@@ -151,8 +145,8 @@ def test_audit_counts_a_transcript_link_as_missing_and_never_opens_it(
     assert done.stderr == ""
     warning = next(line for line in done.stdout.splitlines() if "seat 0" in line)
     assert warning == (
-        f"{match}: warning: mismatch: seat 0: m.seat0.transcript.jsonl is a symbolic link; golfref reads a transcript it "
-        "finds by itself from a file, never through a link: not audited"
+        f"{match}: warning: mismatch: seat 0: m.seat0.transcript.jsonl is a symbolic link; golfref reads a "
+        "transcript it finds by itself from a file, never through a link: not audited"
     )
     assert "messages to 1 seat checked" in done.stdout.splitlines()[-1], done.stdout  # seat 1's is audited
     assert not watch.opened()
