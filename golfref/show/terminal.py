@@ -35,6 +35,6 @@ def sanitize(text: str) -> str:
 def page_text(text: str) -> str:
     """`sanitize` line by line, for a page: a line break stays one (a bot's stderr keeps its lines), all else as
     on the terminal."""
-    if "\n" not in text:
-        return sanitize(text)
+    if text.isprintable():
+        return text
     return "\n".join(sanitize(line) for line in text.split("\n"))
