@@ -252,7 +252,8 @@ class Executor(abc.ABC):
 
     @abc.abstractmethod
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
-        """Start every job; yield each outcome as it comes. Jobs cancelled by `stop` yield nothing."""
+        """Start every job, each when the schedule's `Release` lets it go (never two that clash at once); yield each
+        outcome as it comes. Jobs cancelled by `stop`, or never started, yield nothing."""
 
     @abc.abstractmethod
     def outcomes(self) -> Iterator[MatchOutcome]:
@@ -325,9 +326,9 @@ def serve(fd: int, parent: int) -> None:
 class LocalExecutor(Executor):
     """A pool of `workers` local processes (forked: they inherit the tournament directory's lock).
 
-    Jobs go to the pool only as the schedule's `Release` lets them, never more than there are
-    workers: a job queued in the pool would count as in flight (its clashing jobs held back)
-    without running, and only a job the pool does not hold yet can still be held back itself.
+    Jobs go to the pool only as the schedule's `Release` lets them, at most one per worker: the
+    pool runs what it is given in the order given, and a job queued there would count as in
+    flight, holding back the jobs it clashes with, without running.
     """
 
     def __init__(self, workers: int) -> None:
