@@ -27,6 +27,7 @@ from golfref.tournament.store import Store
 
 from .conftest import BOTS
 
+NO_CLUSTER = "the cluster extra is not installed: pip install -e .[cluster]"
 PAUSE_S = 0.3  # each bot thinks this long on its first request: a match lasts long enough for another to start
 
 
@@ -83,7 +84,7 @@ def test_two_local_workers_never_run_two_matches_of_a_deal_set_that_share_a_bot(
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of a LocalCluster of two worker processes (one thread each), closed afterwards."""
-    distributed = pytest.importorskip("distributed", reason="the cluster extra is not installed: pip install -e .[cluster]")
+    distributed = pytest.importorskip("distributed", reason=NO_CLUSTER)
     lc = distributed.LocalCluster(
         n_workers=2,
         threads_per_worker=1,
