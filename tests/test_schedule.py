@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from golfref.bots.fingerprint import build
 from golfref.config.match import PlayerSpec
 from golfref.config.tournament import parse_tournament
 from golfref.tournament.executor import MatchJob
@@ -122,15 +123,22 @@ def test_one_program_entered_twice_is_one_bot(tmp_path: Path) -> None:
 
 
 def test_a_copy_of_a_program_in_another_folder_is_the_same_bot_by_its_build(tmp_path: Path) -> None:
-    for folder in ("one", "two"):
+    for folder, bot in (("one", "echo_bot.py"), ("two", "echo_bot.py"), ("other", "slow_bot.py")):
         (tmp_path / folder).mkdir()
-        (tmp_path / folder / "bot.py").write_bytes((BOTS / "echo_bot.py").read_bytes())
-    players = [f"{{name: {f}, command: [{json.dumps(sys.executable)}, bot.py], cwd: {f}}}" for f in ("one", "two")]
+        (tmp_path / folder / "bot.py").write_bytes((BOTS / bot).read_bytes())
+    names = ("one", "two", "other")
+    players = [f"{{name: {f}, command: [{json.dumps(sys.executable)}, bot.py], cwd: {f}}}" for f in names]
     jobs = _jobs(tmp_path, [*players, "{name: g, builtin: greedy}"], deal_sets=1)
-    one_g, two_g = (next(j for j in jobs if [p.name for p in j.config.players] == [n, "g"]) for n in ("one", "two"))
-    assert not clash(one_g.claim(), two_g.claim())  # told by name and command only
-    same = (("one", ("f" * 64, "d" * 64)), ("two", ("f" * 64, "d" * 64)))  # as the runner finds them: one build
-    assert clash(replace(one_g, builds=same).claim(), replace(two_g, builds=same).claim())
+    # Each bot's build as the runner takes it when the tournament starts (MatchJob.builds).
+    pool = {p.name: p for job in jobs for p in job.config.players if p.command is not None}
+    found = {name: build(p.command, p.cwd) for name, p in pool.items() if p.command is not None}
+    builds = tuple((name, b.key()) for name, b in found.items() if b is not None)
+    assert {name for name, _ in builds} == set(names)
+    with_g = {n: next(j for j in jobs if [p.name for p in j.config.players] == [n, "g"]) for n in names}
+    assert not clash(with_g["one"].claim(), with_g["two"].claim())  # without builds: told by name and command only
+    one, two, other = (replace(with_g[n], builds=builds).claim() for n in names)
+    assert clash(one, two)  # the same files in two folders
+    assert not clash(one, other)  # other files in a folder like theirs
 
 
 def test_built_ins_and_own_deals_are_never_held_back(tmp_path: Path) -> None:
