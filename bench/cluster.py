@@ -1,17 +1,21 @@
 """The Dask back end's cost: a 200-match round robin of instant bots on 2 local workers and on a
 LocalCluster of 2 Dask workers (the per-match overhead of the cluster), and on 1 and 2 Dask
-workers (the scaling); and the time control on workers loaded to their match slots: bots that
-think 50 ms (on their CPU) under a 100 ms limit, every timeout counted.
+workers (the scaling); a 100-match one on 2 Dask workers with the scheduling rule and without it
+(its cost there); and the time control on workers loaded to their match slots: bots that think
+50 ms (on their CPU) under a 100 ms limit, every timeout counted.
 
 Each cluster is started before it is timed and warmed up by a small tournament (its workers'
 match processes start once and are reused, as in a long tournament). The runs take turns,
-`repeats` times, each keeping its fastest; the load average is printed before and after.
+`repeats` times, each keeping its fastest, but for the rule's, which take turns as in
+`bench/tournament.py` and give medians; the load average is printed before and after.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import statistics
 import sys
 import tempfile
 import time
@@ -25,7 +29,7 @@ from golfref.record.matchlog import read_match_log
 from golfref.tournament.executor import Executor
 from golfref.tournament.runner import run_tournament
 
-from .tournament import _config, _load
+from .tournament import _config, _load, _without_the_rule
 
 THINKING_BOT = Path(__file__).resolve().parent / "thinking_bot.py"
 
@@ -62,6 +66,19 @@ def _timed(matches: int, executor: Callable[[], Executor | None], workers: int =
     return elapsed
 
 
+def _rule_cost(scheduler: str, matches: int, repeats: int) -> tuple[float, float]:
+    """Median seconds of the round robin on the cluster with the scheduling rule and without, taking turns
+    (which goes first alternates: a burst of load from elsewhere falls on both alike)."""
+    from golfref.tournament.cluster import DaskExecutor
+
+    runs: dict[bool, list[float]] = {True: [], False: []}
+    for i in range(repeats):
+        for rule in (True, False) if i % 2 == 0 else (False, True):
+            with contextlib.nullcontext() if rule else _without_the_rule():
+                runs[rule].append(_timed(matches, lambda: DaskExecutor(scheduler)))
+    return statistics.median(runs[True]), statistics.median(runs[False])
+
+
 def run(quick: bool = False) -> None:
     """Print matches/s on local and on Dask workers, the overhead per match, and the scaling to 2 Dask workers."""
     from distributed import LocalCluster
@@ -96,6 +113,7 @@ def run(quick: bool = False) -> None:
             runs["local"].append(_timed(matches, lambda: None))
             for n, lc in clusters.items():
                 runs[f"dask{n}"].append(_timed(matches, lambda lc=lc: DaskExecutor(lc.scheduler_address)))
+        rule = _rule_cost(clusters[2].scheduler_address, matches // 2, 2 if quick else 5)
     finally:
         for lc in clusters.values():
             lc.close()
@@ -105,4 +123,8 @@ def run(quick: bool = False) -> None:
           f" {(two - local) / matches * 1000:+.1f} ms, {(two - local) / local:+.1%} (goal <= 10%)")  # fmt: skip
     print(f"  1 Dask worker: {matches / one:.1f} matches/s; 2: {matches / two:.1f} matches/s "
           f"({one / two:.2f}x, goal >= 1.8x on two cores)")  # fmt: skip
+    on, off = rule
+    print(f"  the scheduling rule, 2 Dask workers, {matches // 2}-match round robin: {matches // 2 / on:.1f} "
+          f"matches/s with it, {matches // 2 / off:.1f} without ({on / off:.2f}x the time), medians of "
+          f"{2 if quick else 5} each, in turn")  # fmt: skip
     print(f"  after: {_load()}")

@@ -1,7 +1,8 @@
 """Tournament speed: matches/s of a 200-match round robin of instant bots with 1 and 2 workers (and of a
 100-match one of instant C bots, with the CPU time per match of every process, which bounds the speed-up),
-the tournament's overhead per match beyond `run_match` itself, and the variance reduction that
-duplicate deals give between the sample bots.
+the tournament's overhead per match beyond `run_match` itself, what the scheduling rule costs (no two
+matches of one deal set that share a bot at once: the same tournaments on 2 workers with the rule and
+without it), and the variance reduction that duplicate deals give between the sample bots.
 
 The overhead is measured against the same matches played one after another by `run_match`
 in this process (no pool, no store, no resume check): with one worker the difference is
@@ -14,6 +15,10 @@ is waited for, so `os.times` counts it), which is what the tournament really cos
 The three runs take turns, `repeats` times, and each keeps its fastest run, so a burst of
 load from elsewhere weighs on none of them more than on the others; the load average is
 printed before and after, since on a loaded machine the speed-up means little.
+
+The rule is switched off for its comparison by making `schedule.clash` say no in this process
+(the one that hands the matches out), so both runs play the very same matches; they take turns,
+which goes first alternating, and each gives its median.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -32,6 +38,7 @@ from golfref.config.tournament import TournamentConfig, load_tournament, parse_t
 from golfref.match.referee import run_match
 from golfref.stats.stats import compute_stats
 from golfref.stats.tables import duplicate_deals_line
+from golfref.tournament import schedule as schedule_module
 from golfref.tournament.runner import run_tournament
 from golfref.tournament.schedule import match_config, schedule
 
@@ -42,15 +49,18 @@ BOT = HERE / "instant_bot.py"
 SAMPLE = HERE.parent / "sample_matches" / "tournament.yaml"
 
 
-def _config(matches: int, directory: str, command: tuple[str, ...] | None = None) -> TournamentConfig:
-    """The round robin; `command` (a compiled bot) plays in its own folder, the instant Python bot by default."""
+def _config(matches: int, directory: str, command: tuple[str, ...] | None = None, bots: int = 2) -> TournamentConfig:
+    """The round robin of `bots` bots (`matches` rounded down to whole deal sets); `command` (a compiled bot)
+    plays in its own folder, the instant Python bot by default."""
     bot = json.dumps(list(command or (sys.executable, str(BOT))))
     if command is not None:
         bot += f", cwd: {json.dumps(str(Path(command[0]).parent))}"
+    players = "".join(f"  - {{name: {chr(ord('a') + i)}, command: {bot}}}\n" for i in range(bots))
+    per_deal_set = bots * (bots - 1)  # every pair, in both seatings
     text = (
         "tournament: bench\nrules: {preset: standard, holes: 1}\n"
-        f"players:\n  - {{name: a, command: {bot}}}\n  - {{name: b, command: {bot}}}\n"
-        f"deal_sets: {matches // 2}\nseed: 1\nresults: {json.dumps(directory)}\n"
+        f"players:\n{players}"
+        f"deal_sets: {max(1, matches // per_deal_set)}\nseed: 1\nresults: {json.dumps(directory)}\n"
         # The sandbox hides this file's interpreter (a venv); the sandbox's cost is its own section.
         "sandbox: {enabled: false}\n"
     )
@@ -69,18 +79,20 @@ def _tournament(matches: int, workers: int, command: tuple[str, ...] | None = No
     return elapsed, own + children
 
 
-def _accounted(matches: int, workers: int, command: tuple[str, ...] | None = None) -> tuple[float, float, float]:
+def _accounted(
+    matches: int, workers: int, command: tuple[str, ...] | None = None, bots: int = 2
+) -> tuple[float, float, float]:
     """Wall-clock seconds of the whole tournament, CPU seconds of this process, and of its workers and their bots.
 
     The pool's workers are joined before run_tournament returns and each reaped its bots, so
     `os.times`' children fields hold all of them.
     """
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = _config(matches, tmp, command)
+        cfg = _config(matches, tmp, command, bots)
         before, start = os.times(), time.perf_counter()
         result = run_tournament(cfg, workers=workers)
         elapsed, after = time.perf_counter() - start, os.times()
-        assert len(result.records) == matches, result.errors
+        assert len(result.records) == len(schedule(cfg)), result.errors
     own = after.user + after.system - before.user - before.system
     children = after.children_user + after.children_system - before.children_user - before.children_system
     return elapsed, own, children
@@ -111,6 +123,35 @@ def _c_scaling(matches: int, repeats: int) -> None:
     print(f"    so two busy cores play at most {ceiling:.1f} matches/s, {ceiling * one / matches:.2f}x one worker's "
           f"measured rate; the wall clock used {(two_own + two_children) / two / min(cores, 2):.0%} of two cores "
           f"with 2 workers, {(one_own + one_children) / one:.0%} of one core with 1")  # fmt: skip
+
+
+@contextlib.contextmanager
+def _without_the_rule() -> Iterator[None]:
+    """No two matches clash while it lasts: the executors then hand matches out as the workers free up."""
+    rule = schedule_module.clash
+    schedule_module.clash = lambda a, b: False
+    try:
+        yield
+    finally:
+        schedule_module.clash = rule
+
+
+def _rule_cost(repeats: int) -> None:
+    """The same tournaments on 2 workers with the scheduling rule and without it, in turn: medians and ratios."""
+    shapes = [
+        (100, 2, "100-match round robin of two instant bots (50 deal sets of 2 seatings sharing both bots)"),
+        (6, 3, "one deal set of a round robin of three (6 matches, every two sharing a bot: the worst case)"),
+    ]
+    for matches, bots, what in shapes:
+        _accounted(matches, 2, bots=bots)  # warm-up
+        runs: dict[bool, list[float]] = {True: [], False: []}
+        for i in range(repeats):
+            for rule in (True, False) if i % 2 == 0 else (False, True):  # a burst of load falls on both alike
+                with contextlib.nullcontext() if rule else _without_the_rule():
+                    runs[rule].append(_accounted(matches, 2, bots=bots)[0])
+        on, off = (statistics.median(runs[rule]) for rule in (True, False))
+        print(f"  the scheduling rule, 2 workers, {what}: {matches / on:.1f} matches/s with it, {matches / off:.1f} "
+              f"without ({on / off:.2f}x the time), medians of {repeats} each, in turn")  # fmt: skip
 
 
 def _direct(matches: int) -> tuple[float, float]:
@@ -184,5 +225,6 @@ def run(quick: bool = False) -> None:
           f"(goal < 5%); wall clock: {(one - direct) / matches * 1000:+.1f} ms, {(one - direct) / direct:+.1%} "
           "(the parent's share overlaps the next match)")  # fmt: skip
     _c_scaling(matches // 2, repeats)
+    _rule_cost(3 if quick else 7)
     _variance(deal_sets)
     print(f"  after: {_load()}")

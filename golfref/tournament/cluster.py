@@ -18,6 +18,11 @@ restarts mid-run, after many logs were written, still takes matches. Every match
 its bots again before it starts (`executor.bots_changed`), as on local workers, and the
 changes come back to the client, which stops the tournament or records them.
 
+Scheduling: the client submits a match only when the schedule's `Release` lets it go (no
+match of the same deal sharing a bot is in flight), every such match at once, with its place
+in the schedule as its priority; each finished match lets the next go. A match submitted
+counts as in flight until its task is done, queued or running, wherever the scheduler sends it.
+
 Faults: a worker that dies mid-match takes its match process with it (a parent-death
 signal: the match stops, its bots are killed) and the scheduler hands the match to another
 worker, the same job with the same seed, so it is played again to the same result and
@@ -57,6 +62,7 @@ from ..record.matchlog import read_match_log
 from ..stats.records import MatchRecord
 from .bundle import BundleError, pack, unpack
 from .executor import Executor, MatchJob, MatchOutcome, bots_changed
+from .schedule import Release
 
 if TYPE_CHECKING:
     from ..record.signing import Signer
@@ -425,7 +431,11 @@ class DaskExecutor(Executor):
         self._client: Client | None = None
         self._plugin: str | None = None
         self._jobs: dict[Future[Any], MatchJob] = {}
+        self._positions: dict[Future[Any], int] = {}  # each submitted job's position in the run's jobs
         self._taken: set[Future[Any]] = set()
+        self._all: Sequence[MatchJob] = ()
+        self._release: Release | None = None
+        self._setup_sent: _Setup | None = None
         self._stopping = False
         self._signers: dict[Path, Signer] = {}
 
@@ -472,7 +482,8 @@ class DaskExecutor(Executor):
         return _Setup(self.run_id, root, tuple(expected), outputs)
 
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
-        """Connect, set the workers up, check their bots, and submit every job; yield outcomes as they finish."""
+        """Connect, set the workers up, check their bots, and submit the jobs the schedule's `Release` lets go;
+        yield outcomes as they finish, submitting the next ones."""
         client = self._connect()
         setup = self._setup(jobs)
         try:
@@ -491,7 +502,20 @@ class DaskExecutor(Executor):
         for refusal in verdicts.values():
             if refusal is not None:
                 raise ClusterError(refusal)
-        for job in jobs:
+        self._all = jobs
+        self._release = Release([job.claim() for job in jobs])
+        self._setup_sent = setup
+        self._submit()
+        return self.outcomes()
+
+    def _submit(self) -> list[Future[Any]]:
+        """Submit every job the release lets go now (none once stopping); the futures submitted."""
+        release, client, setup = self._release, self._client, self._setup_sent
+        if release is None or client is None or setup is None or self._stopping:
+            return []
+        submitted = []
+        for position in release.take():
+            job = self._all[position]
             remote = replace(
                 job, config=replace(job.config, players=tuple(_absolute(p) for p in job.config.players)), sign_key=None
             )
@@ -502,20 +526,32 @@ class DaskExecutor(Executor):
                 key=f"golfref-m{job.index}-{self.run_id}",
                 retries=MATCH_RETRIES,
                 resources={RESOURCE: 1},
+                # Every job the release lets go is submitted at once (workers may join at any time), and
+                # the scheduler starts them in schedule order: a deal's next seating, released late,
+                # goes before the later deals' first ones, so deals still finish in order.
+                priority=-job.index,
                 pure=False,
             )
             self._jobs[future] = job
-        return self.outcomes()
+            self._positions[future] = position
+            submitted.append(future)
+        return submitted
 
     def outcomes(self) -> Iterator[MatchOutcome]:
-        """Yield each submitted job's outcome once, as it finishes; its log is written here, signed if asked."""
+        """Yield each submitted job's outcome once, as it finishes; its log is written here, signed if asked.
+
+        Each finished job lets the release hand out the next ones, which join the wait.
+        """
         from distributed.scheduler import KilledWorker
 
         pending = [f for f in self._jobs if f not in self._taken]
         if not pending:
             return
-        for future in as_completed(pending, loop=self._client.loop if self._client else None):
+        waiting = as_completed(pending, loop=self._client.loop if self._client else None)
+        for future in waiting:
             self._taken.add(future)
+            if self._release is not None:
+                self._release.finished(self._positions[future])
             job = self._jobs[future]
             if future.cancelled():
                 if self._stopping:
@@ -524,6 +560,8 @@ class DaskExecutor(Executor):
                     f"lost the Dask scheduler at {self.where}: the finished matches are stored; "
                     "run the same command again to resume"
                 )
+            for started in self._submit():  # before the outcome is taken: the workers play on meanwhile
+                waiting.add(started)
             if future.status == "error":
                 error = future.exception()
                 if isinstance(error, KilledWorker):
@@ -573,6 +611,8 @@ class DaskExecutor(Executor):
     def stop(self) -> None:
         """Start no more matches and interrupt those under way (their logs come back as interrupted)."""
         self._stopping = True
+        if self._release is not None:
+            self._release.drop()
         client = self._client
         if client is None:
             return

@@ -1,7 +1,9 @@
 """The executor: runs scheduled matches through the one `run_match` and hands back their results.
 
 Nothing else knows where a match runs. `LocalExecutor` uses a pool of local worker
-processes; another back end (a cluster) implements the same `Executor` interface.
+processes; another back end (a cluster) implements the same `Executor` interface. Every back
+end hands its jobs out through the schedule's `Release` (`MatchJob.claim`): no two matches of
+one deal that share a bot are ever in flight at once.
 
 Stopping: the parent stops its workers through a shared flag (`stop`), never a signal. Each
 match asks the flag between turns and during every wait for a bot (`run_match`'s `stop`), so
@@ -18,6 +20,7 @@ and leaves.
 from __future__ import annotations
 
 import abc
+import collections
 import concurrent.futures as cf
 import ctypes
 import functools
@@ -35,6 +38,7 @@ from ..record.faults import SeatStatus
 from ..record.log import LogError, TournamentPlace, read_log
 from ..record.matchlog import Chooser, LogLike, as_match_log, read_match_log
 from ..stats.records import MatchRecord
+from .schedule import Claim, Release, bots_of
 
 if TYPE_CHECKING:
     from ..record.signing import Signer
@@ -66,6 +70,12 @@ class MatchJob:
     def place(self) -> TournamentPlace | None:
         """The match's place in its tournament, as its log's signature names it."""
         return None if self.tournament is None else TournamentPlace(self.tournament, self.index, self.deal_set)
+
+    def claim(self) -> Claim:
+        """What the match holds while in flight: its deal, and its bots by name, program and build (`Release`)."""
+        seed = self.config.seed
+        assert seed is not None, "a scheduled match has its seed"
+        return Claim(seed, bots_of(self.config.players, dict(self.builds)))
 
 
 @dataclass(frozen=True)
@@ -242,7 +252,8 @@ class Executor(abc.ABC):
 
     @abc.abstractmethod
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
-        """Start every job; yield each outcome as it comes. Jobs cancelled by `stop` yield nothing."""
+        """Start every job, each when the schedule's `Release` lets it go (never two that clash at once); yield each
+        outcome as it comes. Jobs cancelled by `stop`, or never started, yield nothing."""
 
     @abc.abstractmethod
     def outcomes(self) -> Iterator[MatchOutcome]:
@@ -313,18 +324,26 @@ def serve(fd: int, parent: int) -> None:
 
 
 class LocalExecutor(Executor):
-    """A pool of `workers` local processes (forked: they inherit the tournament directory's lock)."""
+    """A pool of `workers` local processes (forked: they inherit the tournament directory's lock).
+
+    Jobs go to the pool only as the schedule's `Release` lets them, at most one per worker: the
+    pool runs what it is given in the order given, and a job queued there would count as in
+    flight, holding back the jobs it clashes with, without running.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: cf.ProcessPoolExecutor | None = None
-        self._futures: list[cf.Future[MatchOutcome]] = []
+        self._jobs: Sequence[MatchJob] = ()
+        self._release: Release | None = None
+        self._futures: dict[cf.Future[MatchOutcome], int] = {}  # each job handed to the pool -> its position
         self._taken: set[cf.Future[MatchOutcome]] = set()
+        self._ready: collections.deque[MatchOutcome] = collections.deque()  # finished, not yet yielded
         self._stopping = False
         self._stop_flag: Any = None
 
     def run(self, jobs: Sequence[MatchJob]) -> Iterator[MatchOutcome]:
-        """Start every job on the pool; yield outcomes as they finish."""
+        """Start the jobs the release lets go on the pool; yield outcomes as they finish, starting the next ones."""
         context = multiprocessing.get_context("fork")
         self._stop_flag = context.RawValue(ctypes.c_bool, False)
         self._pool = cf.ProcessPoolExecutor(
@@ -333,6 +352,16 @@ class LocalExecutor(Executor):
             initializer=_worker_init,
             initargs=(os.getpid(), self._stop_flag),
         )
+        self._jobs = jobs
+        self._release = Release([job.claim() for job in jobs], limit=self.workers)
+        self._submit()
+        return self.outcomes()
+
+    def _submit(self) -> None:
+        """Hand the pool every job the release lets go now."""
+        release, pool = self._release, self._pool
+        if release is None or pool is None or self._stopping:
+            return
         # The pool forks its workers at the first submit. Until a worker has its own handlers
         # (`_worker_init`), it has this process's: a stop signal there would raise in the child's
         # copy of this process's stack, which would then run on as a second tournament (or test
@@ -341,33 +370,59 @@ class LocalExecutor(Executor):
 
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
-            self._futures = [self._pool.submit(play, job) for job in jobs]
+            for position in release.take():
+                try:
+                    future = pool.submit(play, self._jobs[position])
+                except cf.process.BrokenProcessPool:
+                    # A worker died (stopped between matches): the jobs not yet started count as not played.
+                    release.finished(position)
+                    release.drop()
+                    return
+                self._futures[future] = position
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        return self.outcomes()
 
     def outcomes(self) -> Iterator[MatchOutcome]:
-        """Yield each started job's outcome once, as it finishes."""
-        for future in cf.as_completed([f for f in self._futures if f not in self._taken]):
-            self._taken.add(future)
-            if future.cancelled():
+        """Yield each started job's outcome once, as it finishes; each finished job lets the next ones start."""
+        while True:
+            if self._ready:
+                yield self._ready.popleft()
                 continue
-            error = future.exception()  # returned, not raised: a stop signal to this process still propagates
-            if error is None:
-                yield future.result()
-            elif isinstance(error, cf.process.BrokenProcessPool):
-                continue  # a worker died (stopped between matches): its job counts as not played
-            elif self._stopping or not isinstance(error, Exception):
-                # A stop signal that reached the worker just before or after run_match's own
-                # handling of it (its set-up, its last write): the job counts as not played; a
-                # resume keeps its log if it was finished.
-                continue
-            else:
-                raise error
+            pending = [f for f in self._futures if f not in self._taken]
+            if not pending:
+                return
+            done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in sorted(done, key=self._futures.__getitem__):
+                self._taken.add(future)
+                if self._release is not None:
+                    self._release.finished(self._futures[future])
+                outcome = self._outcome(future)
+                if outcome is not None:
+                    self._ready.append(outcome)
+            self._submit()  # before the outcomes are taken: the workers play on while this process stores them
+
+    def _outcome(self, future: cf.Future[MatchOutcome]) -> MatchOutcome | None:
+        """A finished future's outcome; None for a job not played (cancelled, or cut short by a stop)."""
+        if future.cancelled():
+            return None
+        error = future.exception()  # returned, not raised: a stop signal to this process still propagates
+        if error is None:
+            return future.result()
+        if isinstance(error, cf.process.BrokenProcessPool):
+            return None  # a worker died (stopped between matches): its job counts as not played
+        if self._stopping or not isinstance(error, Exception):
+            # A stop signal that reached the worker just before or after run_match's own
+            # handling of it (its set-up, its last write): the job counts as not played; a
+            # resume keeps its log if it was finished.
+            return None
+        raise error
 
     def stop(self) -> None:
-        """Cancel what has not started and set the stop flag that every running match asks (no signal is sent)."""
+        """Start nothing more, cancel what has not started, and set the stop flag that every running match asks
+        (no signal is sent)."""
         self._stopping = True
+        if self._release is not None:
+            self._release.drop()
         if self._stop_flag is not None:
             self._stop_flag.value = True
         for future in self._futures:
