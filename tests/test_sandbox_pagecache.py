@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from bench import pagecache as pagecache_bench
-from golfref.bots import seccomp
+from golfref.bots import cgroups, seccomp
 
 from .test_sandbox_attacks import Match, bot, play
 
@@ -117,3 +117,26 @@ def test_what_stays_a_page_fault_tells_a_page_the_sender_read(
     sent, seen = reports(_pair(tmp_path, sandbox, shared_file[0], first, "fadvise", "faults"))
     assert sent["fadvise"] == "ok", sent  # in the sandbox: a success that dropped nothing
     assert seen["faults"] == [sent["peek"]], (sent, seen)
+
+
+def test_nothing_a_sandboxed_bot_read_outlives_its_match(
+    tmp_path: Path, sandbox: bool, shared_file: tuple[str, int], first: int
+) -> None:
+    """What the page cache keeps after a match (what a bot could leave for its copy in the mirrored seating,
+    played next): a sandboxed bot's control group drops the pages it brought into memory when it ends, so
+    the pages the sender read for its 1 bits are out of memory again; without the sandbox they stay."""
+    if sandbox and (NO_FILTER is not None or cgroups.group_problem() is not None):
+        pytest.skip(f"no system-call filter or no control group: {NO_FILTER or cgroups.group_problem()}")
+    path = shared_file[0]
+    honest = bot("victim_bot.py", tmp_path / "victim.json")  # reads none of the file's pages
+    sender = bot("pagecache_bot.py", "send", tmp_path / "sent.json", path, first, "fadvise")
+    match = play(tmp_path, sandbox, sender, honest)
+    sent = match.report(SENDER)
+    assert sent is not None and match.log["status"] == "finished", match.log["players"]
+    ones = [i for i, bit in enumerate(pagecache_bot.encode(sent["peek"])) if bit]
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        resident = [i for i in ones if pagecache.mincore(fd, first + i * pagecache_bot.SPAN)]
+    finally:
+        os.close(fd)
+    assert resident == ([] if sandbox else ones), (sent, resident)

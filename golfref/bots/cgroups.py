@@ -7,8 +7,9 @@ the memory and pids controllers mounted writable), each bot runs in a group of i
 ``memory.limit_in_bytes`` (v1) is ``memory_mb`` with no swap beyond it, and ``pids.max`` is
 ``processes``. The kernel then kills a process of the bot when the bot as a whole passes
 its memory (`BotGroup.memory_hit` tells it afterwards), and a fork past the process bound
-fails. The group is removed when the bot has ended; the empty groups of a referee that
-was killed before it could remove them are removed by the next one.
+fails. The group is removed when the bot has ended, once the pages of files the bot brought
+into memory are dropped (so what it read does not outlive it in the page cache); the empty
+groups of a referee that was killed before it could remove them are removed by the next one.
 
 Both layouts are read from /proc/self/mounts: the unified hierarchy (cgroup v2, Debian 12
 and Ubuntu 22.04 on) when it has both controllers, else v1's ``memory`` and ``pids``
@@ -176,12 +177,17 @@ class BotGroup:
         folders, self._folders = self._folders, []
         give_up = time.monotonic() + _REMOVE_WAIT
         for folder in folders:
+            dropped = folder != self._layout.memory / folder.name
             while True:
-                for pid in _members(folder):
+                members = _members(folder)
+                for pid in members:
                     try:
                         os.kill(pid, signal.SIGKILL)
                     except OSError:
                         pass
+                if not members and not dropped:
+                    self._drop_pages(folder)
+                    dropped = True
                 try:
                     folder.rmdir()
                     break
@@ -191,6 +197,24 @@ class BotGroup:
                     if time.monotonic() > give_up:
                         break  # left behind, empty or not: the next referee's groups have other names
                     time.sleep(0.005)
+
+
+    def _drop_pages(self, memory: Path) -> None:
+        """Drop from memory every page the bot brought there (charged to its group), once it has no process left.
+
+        Otherwise the files it read stay in the page cache after it, where a later bot (its own copy in
+        the mirrored seating, say) tells a resident page from another by its page faults or the time a
+        read takes: the bot could leave the deal it has seen behind it (docs/SANDBOX.md). Pages that
+        were in memory before it touched them are not charged to it, and stay.
+        """
+        try:
+            if self._layout.v2:
+                # Asks for more than there can be: the kernel reclaims all it can, then answers EAGAIN.
+                (memory / "memory.reclaim").write_text(str(1 << 50))
+            else:
+                (memory / "memory.force_empty").write_text("0")
+        except OSError:
+            pass  # a kernel without the file (v2 before 5.19), or EAGAIN: what could be dropped is
 
 
 def _members(folder: Path) -> list[int]:
