@@ -198,7 +198,6 @@ class BotGroup:
                         break  # left behind, empty or not: the next referee's groups have other names
                     time.sleep(0.005)
 
-
     def _drop_pages(self, memory: Path) -> None:
         """Drop from memory every page the bot brought there (charged to its group), once it has no process left.
 
