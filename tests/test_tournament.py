@@ -71,6 +71,13 @@ def test_a_tournament_config_reports_each_problem_with_its_line() -> None:
     )
 
 
+@pytest.mark.parametrize("value", ["gauntlet", "[gauntlet]", "7"])
+def test_a_format_that_is_not_a_mapping_is_one_problem_with_its_line(value: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_tournament(config_text(BUILTINS, f"format: {value}\n"), source="t.yaml")
+    assert len(e.value.errors) == 1 and e.value.errors[0].startswith("t.yaml:9: format: "), e.value.errors
+
+
 def test_gate_and_sprt_must_name_players_of_the_pool() -> None:
     extra = "gate: {player: new, baseline: a}\nstop: {sprt: {player: a, baseline: b, d0: 0, d1: 0}}\n"
     with pytest.raises(ConfigError) as e:

@@ -242,8 +242,9 @@ def parse_tournament(
     data, where, bad_top, players = checked.data, checked.where, checked.bad_top, checked.players
     items = data.get("players")
     names = [p.name for p in players]
-    fmt_data = data.get("format") or {"type": Format.ROUND_ROBIN.value}
-    table = fmt_data.get("table", 2) if "format" not in bad_top else 2
+    # A `format` the schema refused (a string, say) is not read further: its problem is already reported.
+    fmt_data = (None if "format" in bad_top else data.get("format")) or {"type": Format.ROUND_ROBIN.value}
+    table = fmt_data.get("table", 2)
     challenger = fmt_data.get("challenger")
     complete_pool = isinstance(items, list) and len(players) == len(items) and "players" not in bad_top
     if "format" not in bad_top:
