@@ -37,7 +37,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeGuard, TypeVar
 
@@ -187,6 +187,8 @@ class Store:
         self._work: int | None = None  # progress-handler calls the current read may still take; None: writing
         self._tables: frozenset[str] = frozenset()
         self._schedule: StoredSchedule | None = None  # kept once read when nothing can change it (read only)
+        self._root: str | None = None  # the results directory, links resolved: where every log must lie
+        self._folders: dict[str, str] = {}  # each folder of a stored log path, links resolved
         if (readonly or not create) and not self.path.is_file():
             raise StoreError(f"{directory}: no tournament results here (no {STORE_NAME})")
         try:
@@ -533,48 +535,57 @@ class Store:
 
     def _stored(self, row: tuple[Any, ...], plan: StoredSchedule) -> StoredMatch:
         """One row of matches as a checked StoredMatch: each value golfref's, each as its schedule has it."""
-        values = dict(zip(_COLUMNS, row, strict=True))
-        index = values["match_index"]
-        where = f"match {index}'s"
+        index, deal_set, *texts, forfeit, log_path, digest = row
         place, within = divmod(index, plan.per_deal_set)
-        if not _whole(values["deal_set"]) or values["deal_set"] != place:
-            raise self._error(f"{where} deal set", f"is not {place}, the deal set of its place in the schedule")
+        if type(deal_set) is not int or deal_set != place:
+            raise self._error(f"match {index}'s deal set", f"is not {place}, the deal set of its place in the schedule")
         seating = plan.seatings[within]
-        parsed: dict[str, Any] = {}
-        for name in _JSON_COLUMNS:
-            text = values[name]
-            if not isinstance(text, str):
-                raise self._error(f"{where} {name}", "is not text")
-            parsed[name] = self._json(text, f"{where} {name}")
-        if parsed["seating"] != list(seating):
-            raise self._error(f"{where} seating", "is not the one its place in the schedule seats")
+        parsed: list[Any] = []
+        for name, text in zip(_JSON_COLUMNS, texts, strict=True):
+            try:
+                if type(text) is not str:
+                    raise _Malformed("is not text")
+                parsed.append(_parsed(text))
+            except _Malformed as e:
+                raise self._error(f"match {index}'s {name}", str(e)) from None
+        if parsed[0] != list(seating):
+            raise self._error(f"match {index}'s seating", "is not the one its place in the schedule seats")
         try:
-            record = _record(index, place, seating, parsed, values["forfeit_score"])
+            record = _record(index, place, seating, parsed, forfeit)
         except _Malformed as e:
-            raise self._error(where, str(e)) from None
-        log_path, digest = values["log_path"], values["digest"]
-        if not isinstance(digest, str):
-            raise self._error(f"{where} digest", "is not text")
-        return StoredMatch(record, self._log_path(log_path, where), digest)
+            raise self._error(f"match {index}'s", str(e)) from None
+        if type(digest) is not str:
+            raise self._error(f"match {index}'s digest", "is not text")
+        return StoredMatch(record, self._log_path(log_path, f"match {index}'s"), digest)
 
     def _log_path(self, text: Any, where: str) -> str:
         """A stored log's path, refused unless it lies inside the results directory, links resolved."""
-        if not isinstance(text, str) or not text or "\x00" in text:
+        if type(text) is not str or not text or "\x00" in text:
             raise self._error(f"{where} log path", "is not a path")
-        path = PurePosixPath(text)
+        folder, _, name = text.rpartition("/")
         inside = "a store's logs lie inside its results directory"
-        if path.is_absolute():
+        if text.startswith("/"):
             raise self._error(f"{where} log path {_quoted(text)}", f"is absolute: {inside}")
-        if ".." in path.parts:
+        if ".." in text.split("/"):
             raise self._error(f"{where} log path {_quoted(text)}", f"climbs out with '..': {inside}")
-        try:
-            root = self.directory.resolve()
-            full = (root / path).resolve()
-        except (OSError, RuntimeError) as e:  # RuntimeError: a loop of links
-            raise self._error(f"{where} log path {_quoted(text)}", f"cannot be resolved ({_plain(str(e))})") from None
-        if not full.is_relative_to(root):
+        if name in ("", "."):
+            raise self._error(f"{where} log path {_quoted(text)}", "names no file")
+        if not self._inside(folder, name):
             raise self._error(f"{where} log path {_quoted(text)}", f"leads out through a link: {inside}")
         return text
+
+    def _inside(self, folder: str, name: str) -> bool:
+        """Whether `name` in `folder` (relative, without `..`) lies inside the results directory, every link
+        followed. Each folder is resolved once (the logs share one): per log, one lstat of the file itself."""
+        if self._root is None:
+            self._root = os.path.realpath(self.directory)
+        real = self._folders.get(folder)
+        if real is None:
+            real = self._folders[folder] = os.path.realpath(os.path.join(self._root, folder))
+        full = os.path.join(real, name)
+        if os.path.islink(full):
+            full = os.path.realpath(full)
+        return full == self._root or full.startswith(self._root.rstrip("/") + "/")
 
     def _json(self, text: str, what: str) -> Any:
         try:
@@ -673,10 +684,14 @@ def _no_constant(name: str) -> Any:
     raise _Malformed(f"holds {name}, which is no number")
 
 
+_DECODER = json.JSONDecoder(parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+"""Built once: `json.loads` with hooks would build a decoder per value, doubling a store's reading time."""
+
+
 def _parsed(text: str) -> Any:
     """JSON as golfref writes it in a store: numbers of bounded size, no NaN or infinity, bounded depth."""
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except RecursionError:  # the decoder's own bound on nesting, raised before the stack is at risk
         raise _Malformed("is JSON nested too deep") from None
     except json.JSONDecodeError as e:
@@ -716,45 +731,63 @@ def _schedule_of(config: Any, deal_sets: int) -> StoredSchedule:
     return StoredSchedule(tuple(names), form, challenger, tuple(seatings), deal_sets)
 
 
-def _record(index: int, deal_set: int, seating: tuple[str, ...], parsed: dict[str, Any], forfeit: Any) -> MatchRecord:
-    """A match's record from its parsed values, each checked to be golfref's: one value per seat of `seating`."""
+def _record(index: int, deal_set: int, seating: tuple[str, ...], parsed: list[Any], forfeit: Any) -> MatchRecord:
+    """A match's record from its parsed JSON values (in `_JSON_COLUMNS`' order), each checked to be golfref's:
+    one value per seat of `seating`, of the kind golfref writes there."""
     seats = len(seating)
-
-    def per_seat(name: str, check: Callable[[Any], bool], words: str) -> tuple[Any, ...]:
-        value = parsed[name]
-        if not isinstance(value, list) or len(value) != seats:
-            has = f"{len(value)} seats" if isinstance(value, list) else "no list"
-            raise _Malformed(f"{name} has {has}, its seating {seats}")
-        if not all(check(v) for v in value):
+    _, holes, totals, placings, statuses, faults, times, fallback, kinds = parsed
+    if type(holes) is not list or not all(type(h) is list and len(h) == seats and _ints(h) for h in holes):
+        raise _Malformed(f"hole_scores is not a whole number for each of its {seats} seats at each hole")
+    for name, value in zip(_JSON_COLUMNS[2:], parsed[2:], strict=True):
+        if type(value) is not list:
+            raise _Malformed(f"{name} is no list of its seats")
+        if len(value) != seats:
+            raise _Malformed(f"{name} has {len(value)} seats, its seating {seats}")
+    for name, good, words in (
+        ("totals", _ints(totals), "a whole number"),
+        ("placings", _ints(placings, 1, seats), f"a place from 1 to {seats}"),
+        ("statuses", _words(statuses, _STATUSES), "a seat status"),
+        ("faults", _ints(faults, 0), "a count"),
+        ("decision_ms", all(type(t) is list and _times(t) for t in times), "times"),
+        (
+            "fallback_holes",
+            all(type(f) is list and _ints(f, 0, len(holes) - 1) for f in fallback),
+            "holes of the match",
+        ),
+        ("fault_kinds", all(type(k) is list and _words(k, _FAULT_KINDS) for k in kinds), "fault kinds"),
+    ):
+        if not good:
             raise _Malformed(f"{name} holds a seat's value that is not {words}")
-        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
-
-    def listed(check: Callable[[Any], bool]) -> Callable[[Any], bool]:
-        return lambda v: isinstance(v, list) and all(check(x) for x in v)
-
-    holes = parsed["hole_scores"]
-    if not isinstance(holes, list):
-        raise _Malformed("hole_scores is no list of holes")
-    for h, scores in enumerate(holes):
-        if not isinstance(scores, list) or len(scores) != seats or not all(map(_whole, scores)):
-            raise _Malformed(f"hole_scores has a hole ({h}) without a whole number for each of its {seats} seats")
-    if not _whole(forfeit):
+    if type(forfeit) is not int:
         raise _Malformed("forfeit_score is not a whole number")
     return MatchRecord(
         match_index=index,
         deal_set=deal_set,
         seating=seating,
-        hole_scores=tuple(tuple(s) for s in holes),
-        totals=per_seat("totals", _whole, "a whole number"),
-        placings=per_seat("placings", lambda v: _whole(v) and 1 <= v <= seats, f"a place from 1 to {seats}"),
-        statuses=per_seat("statuses", lambda v: v in _STATUSES, "a seat status"),
-        faults=per_seat("faults", lambda v: _whole(v) and v >= 0, "a count"),
-        decision_ms=per_seat(
-            "decision_ms", listed(lambda x: isinstance(x, int | float) and not isinstance(x, bool) and x >= 0), "times"
-        ),
-        fallback_holes=per_seat(
-            "fallback_holes", listed(lambda x: _whole(x) and 0 <= x < len(holes)), "holes of the match"
-        ),
-        fault_kinds=per_seat("fault_kinds", listed(lambda x: x in _FAULT_KINDS), "fault kinds"),
+        hole_scores=tuple(map(tuple, holes)),
+        totals=tuple(totals),
+        placings=tuple(placings),
+        statuses=tuple(statuses),
+        faults=tuple(faults),
+        decision_ms=tuple(map(tuple, times)),
+        fallback_holes=tuple(map(tuple, fallback)),
+        fault_kinds=tuple(map(tuple, kinds)),
         forfeit_score=forfeit,
     )
+
+
+def _ints(values: list[Any], low: int | None = None, high: int | None = None) -> bool:
+    """Whether every value is a whole number (a bool is none), from `low` to `high` where given."""
+    if not all(type(v) is int for v in values):
+        return False
+    return not values or ((low is None or min(values) >= low) and (high is None or max(values) <= high))
+
+
+def _times(values: list[Any]) -> bool:
+    """Whether every value is a number of milliseconds: whole or fractional, not negative."""
+    return all(type(v) is float or type(v) is int for v in values) and (not values or min(values) >= 0)
+
+
+def _words(values: list[Any], known: frozenset[str]) -> bool:
+    """Whether every value is one of the `known` words."""
+    return all(type(v) is str for v in values) and known.issuperset(values)
