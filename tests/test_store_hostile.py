@@ -438,3 +438,8 @@ def test_a_large_store_within_its_schedule_is_read_whole(played: Path, tmp_path:
         db.close()
     stored = load_stored(results)
     assert [m.record.match_index for m in stored.matches] == list(range(deal_sets * PER_DEAL_SET))
+
+
+def test_an_empty_store_file_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / STORE_NAME).touch()
+    _refused(tmp_path, "not a golfref results store: it is empty", [])

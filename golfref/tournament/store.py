@@ -200,6 +200,8 @@ class Store:
             existing = self.path.is_file() and self.path.stat().st_size > 0
         except UnsafeFile as e:
             raise StoreError(str(e)) from None
+        if not existing and (readonly or not create):
+            raise StoreError(f"{self.path}: not a golfref results store: it is empty")
         try:
             self.db = self._connect()
         except sqlite3.Error as e:
