@@ -13,7 +13,7 @@ import hashlib
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -263,12 +263,14 @@ ATTACKS: dict[str, Attack] = {
 
 
 @pytest.fixture(scope="module")
-def flooded(played: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def flooded(played: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The tournament with 3 million more rows in matches (one per index past its schedule's last)."""
-    results = _copy(played, tmp_path_factory.mktemp("flooded") / "t")
+    folder = tmp_path_factory.mktemp("flooded")
+    results = _copy(played, folder / "t")
     _sql(f"WITH RECURSIVE n(i) AS (SELECT {MATCHES} UNION ALL SELECT i + 1 FROM n WHERE i < {MATCHES + ROWS - 1}) "
          f"INSERT INTO matches SELECT i, i / {PER_DEAL_SET}, {_EMPTY_ROW} FROM n")(results)  # fmt: skip
-    return results
+    yield results
+    shutil.rmtree(folder)  # some 130 MB: not left for pytest's kept temporary folders
 
 
 FLOOD_SAID = (
