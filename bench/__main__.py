@@ -20,12 +20,25 @@ def main(argv: list[str]) -> None:
             sys.exit(f"bench: --compiled: {reason}")
         compiled.use()  # before the sections import golfref
         print(f"bench: the compiled build: {', '.join(compiled.modules())} compiled by mypyc, from {compiled.COMPILED}")
-    from . import botstart, cluster, engine, env, referee, replay, sandbox, startup, tournament, viewer, wholerun
+    from . import (
+        botstart,
+        cluster,
+        engine,
+        env,
+        pagecache,
+        referee,
+        replay,
+        sandbox,
+        startup,
+        tournament,
+        viewer,
+        wholerun,
+    )
 
     SECTIONS = {
         "startup": startup.run, "engine": engine.run, "env": env.run, "referee": referee.run, "replay": replay.run,
         "viewer": viewer.run, "wholerun": wholerun.run, "botstart": botstart.run, "tournament": tournament.run,
-        "sandbox": sandbox.run, "cluster": cluster.run,
+        "sandbox": sandbox.run, "pagecache": pagecache.run, "cluster": cluster.run,
     }  # fmt: skip
     names = [a for a in argv if not a.startswith("-")] or list(SECTIONS)
     for name in names:

@@ -3,14 +3,18 @@
 Writing never follows a symbolic link at the last component of a path, so a bot that can
 write the folder of a log or a transcript (no sandbox) cannot make golfref write through
 a link to a file elsewhere: a link, or anything that is not a regular file, in the way of a
-write is refused with `UnsafeFile`, one line naming the path. A file written whole is a
-fresh temporary file in the same folder (created with O_EXCL, so never through a link)
-renamed over the target: `os.replace` replaces a link itself, never what it points to.
-Folders on the way may be links: they are the user's choice, not a bot's.
+write is refused with `UnsafeFile` (`LinkRefused` for a link), one line naming the path. A
+file written whole is a fresh temporary file in the same folder (created with O_EXCL, so
+never through a link) renamed over the target: `os.replace` replaces a link itself, never
+what it points to. Folders on the way may be links: they are the user's choice, not a bot's.
 
-Reading a user-named file (a config, a log, a key, results) opens it without blocking,
-checks that it is a regular file, and caps its size before reading a byte, so a FIFO, a
-device or a huge file gives `UnsafeFile` at once instead of a hang or a MemoryError.
+Reading opens a file without blocking, checks that it is a regular file, and caps its size
+before reading a byte, so a FIFO, a device or a huge file gives `UnsafeFile` at once instead
+of a hang or a MemoryError. A file the user names (a config, a log, a key) is read through a
+link, as the user chose; a file golfref finds for itself (a transcript beside a log, a log
+path kept in a results store) is read as the writers write, never through a link at its last
+component (`read_capped(..., follow_links=False)`: `LinkRefused`, and what the link points to
+is never opened); folders on the way may be links there too.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 
 __all__ = [
     "UnsafeFile",
+    "LinkRefused",
     "MIB",
     "CONFIG_MAX_BYTES",
     "LOG_MAX_BYTES",
@@ -56,6 +61,10 @@ class UnsafeFile(OSError):
         self.reason = reason
 
 
+class LinkRefused(UnsafeFile):
+    """A symbolic link where golfref writes a file, or reads one it found for itself: refused, never followed."""
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISLNK(mode):
         return "a symbolic link"
@@ -71,7 +80,8 @@ def _kind(mode: int) -> str:
 
 
 def _refused(path: str | os.PathLike[str], mode: int, doing: str) -> UnsafeFile:
-    return UnsafeFile(path, f"is {_kind(mode)}, not a regular file; golfref does not {doing} it")
+    kind = LinkRefused if stat.S_ISLNK(mode) else UnsafeFile
+    return kind(path, f"is {_kind(mode)}, not a regular file; golfref does not {doing} it")
 
 
 def refuse_link(path: str | os.PathLike[str]) -> None:
@@ -98,7 +108,7 @@ def _open_write(path: str | os.PathLike[str], flags: int, mode: int) -> int:
         fd = os.open(path, _WRITE | os.O_NONBLOCK | flags, mode)
     except OSError as e:
         if e.errno == errno.ELOOP:
-            raise UnsafeFile(path, "is a symbolic link; golfref does not write through links") from None
+            raise LinkRefused(path, "is a symbolic link; golfref does not write through links") from None
         if e.errno == errno.ENXIO:  # a FIFO that nobody reads
             raise UnsafeFile(path, "is a FIFO, not a regular file; golfref does not write through it") from None
         raise
@@ -157,15 +167,25 @@ def _describe(limit: int) -> str:
     return f"{limit // MIB} MiB" if limit >= MIB and limit % MIB == 0 else f"{limit} bytes"
 
 
-def read_capped(path: str | os.PathLike[str], limit: int, what: str = "file", raise_limit: str = "") -> bytes:
+def read_capped(
+    path: str | os.PathLike[str], limit: int, what: str = "file", raise_limit: str = "", *, follow_links: bool = True
+) -> bytes:
     """The bytes of the regular file at `path`, at most `limit` of them; UnsafeFile for anything else.
 
     Opened without blocking (a FIFO never waits for a writer) and checked with fstat
     before a byte is read. `what` names the file in an error, `raise_limit` says how to
-    raise the cap (such as "give --max-log-mb"). FileNotFoundError and other OSErrors
-    of the open itself pass through.
+    raise the cap (such as "give --max-log-mb"). `follow_links=False` for a file golfref
+    found for itself: a link at `path` is `LinkRefused`, its target never opened.
+    FileNotFoundError and other OSErrors of the open itself pass through.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow_links else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ELOOP and not follow_links:
+            found = f"is a symbolic link; golfref reads a {what} it finds by itself from a file, never through a link"
+            raise LinkRefused(path, found) from None
+        raise
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):

@@ -410,14 +410,14 @@ def raw_bidi(text: str) -> list[str]:
 
 def test_terminal_and_html_escape_bidi_controls_by_one_function() -> None:
     from golfref.show.html_replay import json_for_script
-    from golfref.show.terminal import BIDI_CONTROLS, sanitize, show_bidi
+    from golfref.show.terminal import BIDI_CONTROLS, page_text, sanitize
 
     assert set(BIDI) == BIDI_CONTROLS
     for ch in BIDI:
         text = f"a{ch}b\n"
         assert sanitize(text) == f"a\\u{ord(ch):04x}b\\x0a"
-        assert show_bidi(text) == f"a\\u{ord(ch):04x}b\n"  # a page keeps the newline
-        assert json.loads(json_for_script({"name": text})) == {"name": show_bidi(text)}
+        assert page_text(text) == f"a\\u{ord(ch):04x}b\n"  # a page keeps the newline
+        assert json.loads(json_for_script({"name": text})) == {"name": page_text(text)}
 
 
 def test_the_config_name_pattern_refuses_every_bidi_control() -> None:

@@ -21,8 +21,9 @@ three layers, each applied where the machine allows it and recorded in the log
   environment are covered where they fall inside a folder the bot sees, and no folder
   shown may be one of them or lie inside one.
 - **A system-call filter** (`golfref.bots.seccomp`, given to bubblewrap, or loaded in the bot's
-  child before exec without it): file locks and file watches fail, so that bots cannot
-  signal each other through the system files every sandbox shows.
+  child before exec without it): file locks, file watches, the key store and the calls that
+  probe or evict the page cache fail, so that bots cannot signal each other through the
+  system files every sandbox shows.
 - **Resource limits** (``setrlimit``, inherited by each process of the bot): memory per
   process (``RLIMIT_DATA``, what a program allocates, and ``ADDRESS_SPACE_FACTOR`` times
   that of address space, which shared mappings count in and runtimes such as the JVM
@@ -677,7 +678,7 @@ class Sandbox:
             missing.append(f"{' and '.join(whole)} for the bot as a whole (per process only): {ungrouped}")
         unfiltered = seccomp.filter_problem()
         if unfiltered is not None:
-            missing.append(f"file locks and watches: {unfiltered}")
+            missing.append(f"system-call filter (file locks, watches, page cache): {unfiltered}")
         # The config checked that each exists; one gone since is neither shown nor recorded.
         extra = tuple(p for p in dict.fromkeys([*spec.paths, *paths]) if os.path.exists(p))
         self.protections = Protections(

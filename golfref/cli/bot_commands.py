@@ -243,6 +243,7 @@ def replay_bot(
     answer that differs from the log's is reported with the request that caused it.
     See docs/BOT_TOOLS.md.
     """
+    from ..record.stderr import stderr_lines
     from ..tools.rerun import RejectedLog, RerunError, load_script, rerun_seat
 
     path, command = args[0], args[1:]
@@ -264,7 +265,7 @@ def replay_bot(
         d = result.divergence
         out(sanitize(one_line(d.line())))
         out(f"  sent: {sanitize(d.message.line)}")
-        for line in d.stderr.splitlines():
+        for line in stderr_lines(d.stderr):
             out(f"  stderr: {sanitize(line)}")
         for line in d.logged_stderr:
             out(f"  stderr in the match: {sanitize(line)}")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
+
+# ASCII whitespace only: str.split() would also break at U+2028, U+0085 and other controls a bot
+# can send, which must reach `terminal.sanitize` and show escaped rather than vanish into a space.
+_SPACES = re.compile(r"[ \t\n\r\x0b\x0c]+")
 
 
 def out(text: str = "") -> None:
@@ -16,5 +21,5 @@ def err(text: str) -> None:
 
 
 def one_line(text: str) -> str:
-    """`text` on one line: every run of whitespace, newlines too, one space."""
-    return " ".join(str(text).split())
+    """`text` on one line: every run of ASCII whitespace, newlines too, one space."""
+    return _SPACES.sub(" ", str(text)).strip(" ")

@@ -236,25 +236,33 @@ def _replace(target: Path, data: bytes, sync: bool) -> None:
     replace_file(target, data, sync=sync)
 
 
-def read_log(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> dict[str, Any]:
+def read_log(
+    path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES, *, follow_links: bool = True
+) -> dict[str, Any]:
     """Read a log file as a JSON object; raises LogError saying what is wrong (not the path).
 
     Parsing uses orjson, the library that wrote the file: it rejects what golfref never
     writes (NaN, integers beyond 64 bits, lone surrogates), so that every log it accepts
     re-encodes to the exact bytes its digest covers. The journal of a match in play, or of
     one whose referee was killed, is read as the log it stands for (`recover_journal`).
+    `follow_links=False` for a log golfref found for itself (`files.read_capped`).
     """
-    return parse_log(read_log_bytes(path, max_bytes))
+    return parse_log(read_log_bytes(path, max_bytes, follow_links=follow_links))
 
 
-def read_log_bytes(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> bytes:
-    """The bytes of a log file, as `read_log` reads them; raises NotALog for what is no file to read."""
+def read_log_bytes(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES, *, follow_links: bool = True) -> bytes:
+    """The bytes of a log file, as `read_log` reads them; raises NotALog for what is no file to read.
+
+    `follow_links=False` for a log golfref found for itself: a link there is no log to read.
+    """
     p = Path(path)
-    if p.is_dir():
+    if follow_links and p.is_dir():
         raise NotALog("is a directory, not a log")
     try:
         # A FIFO, a device or a file over `max_bytes` is refused before a byte is read.
-        raw = read_capped(p, max_bytes, "log", "golfref replay and audit read more with --max-log-mb")
+        raw = read_capped(
+            p, max_bytes, "log", "golfref replay and audit read more with --max-log-mb", follow_links=follow_links
+        )
     except FileNotFoundError:
         raise NotALog("no such file") from None
     except UnsafeFile as e:

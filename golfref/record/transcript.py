@@ -13,6 +13,11 @@ requests (after ``ready``, after an answer, at the match's end). A bot's stderr 
 at most `STDERR_REQUEST_BYTES` per take, and at most `STDERR_SEAT_BYTES` over the whole
 match; what is cut is counted by a record with ``dropped`` (bytes) instead of ``line``.
 docs/LOG_FORMAT.md ("Transcripts") describes the format.
+
+Every reader finds a transcript for itself, beside a log, so it reads it as the referee
+writes it: never through a symbolic link (`files.read_capped(..., follow_links=False)`). A
+link there, which a bot running without the sandbox could have put in place of its own
+transcript, is refused with `LinkRefused` and what it points to is never opened.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ __all__ = [
     "TranscriptLine",
     "StderrRecorder",
     "transcript_path",
+    "transcript_there",
     "cut_text",
     "parse_transcript",
     "read_transcript",
@@ -89,6 +95,14 @@ def cut_text(dropped: int) -> str:
 def transcript_path(log_path: Path, seat: int) -> Path:
     """The transcript of one seat: next to the log, `<log name without .json>.seat<N>.transcript.jsonl`."""
     return log_path.with_name(f"{log_path.stem}.seat{seat}.transcript.jsonl")
+
+
+def transcript_there(path: Path) -> bool:
+    """Whether a reader should look at `path`: a regular file is there, or a link (which reading refuses).
+
+    Anything else (nothing, a FIFO, a folder) is no transcript: the seat had none.
+    """
+    return path.is_symlink() or path.is_file()
 
 
 def _stderr_problem(record: dict[str, Any]) -> str | None:
@@ -154,11 +168,13 @@ def parse_transcript(data: bytes, where: str) -> list[TranscriptLine]:
 def read_transcript(
     path: Path, max_bytes: int, raise_limit: str = "give --max-log-mb to read more"
 ) -> list[TranscriptLine]:
-    """The lines of the transcript at `path`, read from a regular file of at most `max_bytes` (`files.read_capped`).
+    """The lines of the transcript at `path`, a regular file (never a link) of at most `max_bytes`.
 
-    UnsafeFile and OSError pass through; TranscriptError for a line that is no transcript line.
+    Read with `files.read_capped`. UnsafeFile (LinkRefused for a link) and OSError pass through;
+    TranscriptError for a line that is no transcript line.
     """
-    return parse_transcript(read_capped(path, max_bytes, "transcript", raise_limit), str(path))
+    data = read_capped(path, max_bytes, "transcript", raise_limit, follow_links=False)
+    return parse_transcript(data, str(path))
 
 
 def read_transcripts(
@@ -172,7 +188,7 @@ def read_transcripts(
     unread: dict[int, str] = {}
     for seat in seats:
         path = transcript_path(log_path, seat)
-        if not path.is_file() and not path.is_symlink():
+        if not transcript_there(path):
             continue
         try:
             found[seat] = read_transcript(path, max_bytes)

@@ -128,10 +128,16 @@ class _Invalid(Exception):
 # -- reading -------------------------------------------------------------------------------
 
 
-def validate_file(path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES) -> Validation:
-    """Read and validate one log file (of at most `max_bytes`); an unreadable file is INVALID (never an exception)."""
+def validate_file(
+    path: str | os.PathLike[str], max_bytes: int = LOG_MAX_BYTES, *, follow_links: bool = True
+) -> Validation:
+    """Read and validate one log file (of at most `max_bytes`); an unreadable file is INVALID (never an exception).
+
+    `follow_links=False` for a log golfref found for itself (a path kept in a results store): a link there is
+    NOT_A_LOG, and what it points to is never opened.
+    """
     try:
-        raw = read_log_bytes(path, max_bytes)
+        raw = read_log_bytes(path, max_bytes, follow_links=follow_links)
         doc = parse_log(raw)
     except TamperedLog as e:
         return Validation(Status.TAMPERED, str(e), 0, None)

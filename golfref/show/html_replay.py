@@ -42,7 +42,7 @@ from ..record.faults import Fault
 from ..record.matchlog import Chooser, DecisionStep, LogLike, LogPlayer, MatchLog, as_match_log, history_from_log
 from ..record.transcript import TranscriptLine
 from .inside import inside_data
-from .terminal import show_bidi
+from .terminal import page_text
 
 __all__ = [
     "FrameKind",
@@ -173,21 +173,22 @@ def _unpack_value(old: Any, new: Any) -> Any:
 
 def json_for_script(data: Any) -> str:
     """`data` as JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag, and
-    no bidirectional control (a bot's name, stderr or message) can reorder what the page shows:
-    each is shown escaped, `\\u202e`, as on the terminal (`terminal.show_bidi`)."""
+    no control character, bidirectional control or separator (a bot's name, stderr or message) can
+    reorder or restyle what the page shows: each is shown escaped, `\\u202e`, `\\x9b`, as on the
+    terminal (`terminal.page_text`: all but the line break)."""
     # The page reads it with JSON.parse, which takes no Infinity or NaN: never write them.
-    text = json.dumps(_bidi_shown(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(_page_shown(data), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _bidi_shown(value: Any) -> Any:
-    """`value` with every string in it (keys too) through `show_bidi`."""
+def _page_shown(value: Any) -> Any:
+    """`value` with every string in it (keys too) through `page_text`."""
     if isinstance(value, str):
-        return show_bidi(value)
+        return page_text(value)
     if isinstance(value, dict):
-        return {_bidi_shown(k): _bidi_shown(v) for k, v in value.items()}
+        return {_page_shown(k): _page_shown(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_bidi_shown(v) for v in value]
+        return [_page_shown(v) for v in value]
     return value
 
 

@@ -79,7 +79,8 @@ def write_report(results: TournamentResults, target: Path, replays: bool = True)
     if replays:
         folder.mkdir(parents=True, exist_ok=True)
     for m in stored.matches:
-        check = validate_file(stored.directory / m.log_path)
+        # A path the store keeps, not one the user named: never read through a link.
+        check = validate_file(stored.directory / m.log_path, follow_links=False)
         if check.status is not Status.VALID or check.doc is None:
             problems[m.record.match_index] = f"{check.status.value}: {check.message}"
             continue

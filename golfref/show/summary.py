@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game.cards import Card
 from ..game.scoring import GridScore, block_slots
-from ..record.stderr import TERMINAL_STDERR_LINES, stderr_tail_lines
+from ..record.stderr import TERMINAL_STDERR_LINES, stderr_lines, stderr_tail_lines
 from .terminal import sanitize
 
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ def tournament_fault_lines(players: Sequence[PlayerFaults]) -> list[str]:
             lines.append(f"    {kind}: in match{plural} {shown}{rest} (first: {where[0].log_path})")
         if p.stderr is not None:
             lines.append(f"    its stderr in match {p.stderr.index} ({p.stderr.kind}) ends with:")
-            lines.extend(f"      {t}" for t in p.stderr.tail.splitlines())
+            lines.extend(f"      {t}" for t in stderr_lines(p.stderr.tail))
     return lines
 
 

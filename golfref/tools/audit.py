@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..files import LOG_MAX_BYTES, UnsafeFile
+from ..files import LOG_MAX_BYTES, LinkRefused, UnsafeFile
 from ..game.engine import Action, Game
 from ..game.rules import Rules, rules_from_dict
 from ..game.view import events_for, view
@@ -48,6 +48,7 @@ from ..record.transcript import (
     TranscriptLine,
     read_transcript,
     transcript_path,
+    transcript_there,
 )
 from ..record.validate import TAMPERED_MESSAGE, Status, validate_file
 
@@ -221,27 +222,29 @@ def _transcripts(path: Path, log: MatchLog, max_bytes: int) -> tuple[dict[int, l
     if not bots:
         raise AuditError(f"{path}: no transcripts: every seat is a built-in player, no bot was sent anything")
     found: dict[int, list[_Line]] = {}
-    missing = []
+    absent: dict[int, str] = {}
+    refused: dict[int, str] = {}
     for seat in bots:
         tpath = transcript_path(path, seat)
-        if tpath.is_file():
-            try:
-                found[seat] = _read_transcript(tpath, max_bytes)
-            except UnsafeFile as e:
-                raise AuditError(str(e)) from None
-            except OSError as e:
-                raise AuditError(f"{tpath}: cannot read: {e.strerror or e}") from None
-        else:
-            missing.append(seat)
-    if not found:
+        if not transcript_there(tpath):
+            absent[seat] = f"no transcript ({tpath.name}): not audited"
+            continue
+        try:
+            found[seat] = _read_transcript(tpath, max_bytes)
+        except LinkRefused as e:
+            # A link where the referee writes a file (a bot without the sandbox can put one there):
+            # nothing to trust, nor to open. The seat counts as without a transcript, said why.
+            refused[seat] = f"{tpath.name} {e.reason}: not audited"
+        except UnsafeFile as e:
+            raise AuditError(str(e)) from None
+        except OSError as e:
+            raise AuditError(f"{tpath}: cannot read: {e.strerror or e}") from None
+    if not found and not refused:
         raise AuditError(
             f"{path}: no transcripts next to it ({transcript_path(path, bots[0]).name}): "
             "the match ran without log.transcript: true"
         )
-    findings = [
-        Finding(Kind.MISMATCH, seat, "", None, f"no transcript ({transcript_path(path, seat).name}): not audited")
-        for seat in missing
-    ]
+    findings = [Finding(Kind.MISMATCH, seat, "", None, text) for seat, text in sorted((absent | refused).items())]
     return found, findings
 
 

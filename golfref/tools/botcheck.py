@@ -50,7 +50,7 @@ from ..match import protocol
 from ..match.referee import Shuffler
 from ..match.seat_messages import EventMark, hole_end_line, request_line
 from ..record.faults import FaultKind, kind_hint
-from ..record.stderr import CHECK_STDERR_LINES, stderr_tail
+from ..record.stderr import CHECK_STDERR_LINES, stderr_lines, stderr_tail
 from .driver import BotDriver, Reply
 
 __all__ = [
@@ -185,7 +185,7 @@ class CheckResult:
             lines.append(f"hint: {self.hint}")
         if self.request is not None:
             lines.append(f"sent: {self.request}")
-        lines.extend(f"stderr: {line}" for line in (self.stderr or "").splitlines())
+        lines.extend(f"stderr: {line}" for line in stderr_lines(self.stderr or ""))
         return lines
 
 

@@ -33,6 +33,7 @@ from ..record.transcript import (
     cut_text,
     read_transcript,
     transcript_path,
+    transcript_there,
 )
 from ..record.validate import Status, validate_file
 from .driver import BotDriver, Reply
@@ -151,7 +152,7 @@ def load_script(path: str, seat: int) -> Script:
     source = "rebuilt from the log"
     tpath = transcript_path(Path(path), seat)
     stderr: dict[int, tuple[str, ...]] = {}
-    if tpath.is_file():
+    if transcript_there(tpath):  # a link there is refused in one line, never followed
         transcript = _transcript(tpath)
         sent = [t.text for t in transcript if t.direction is Direction.TO_BOT]
         stderr = _stderr_by_request(transcript)

@@ -241,14 +241,14 @@ def gate_result(rule: GateRule | None, stats: TournamentStats) -> GateResult | N
 
 def seat_details(path: Path, seats: Sequence[int], lines: int) -> tuple[dict[int, str], dict[int, str]]:
     """Per seat, from a match's log (which keeps them): its fault messages, and the last `lines` lines of
-    its bot's stderr. An unreadable log gives none."""
+    its bot's stderr. An unreadable log, or a link in its place (never followed: golfref found the path), gives none."""
     from ..record.log import LogError, read_log
     from ..record.matchlog import read_match_log
 
     messages: dict[int, str] = {}
     tails: dict[int, str] = {}
     try:
-        log = read_match_log(read_log(path))
+        log = read_match_log(read_log(path, follow_links=False))
     except LogError:
         return messages, tails
     players = log.players
