@@ -100,7 +100,8 @@ TABLE: tuple[Row, ...] = (
     Row(
         "tournament",
         EXIT_USAGE,
-        "bad usage, a bad config, or a results directory holding another tournament (or an older store)",
+        "bad usage, a bad config, or a results directory holding another tournament (or an older or malformed "
+        "store: one line naming it and what is wrong)",
     ),
     Row(
         "tournament",
@@ -122,7 +123,12 @@ TABLE: tuple[Row, ...] = (
     ),
     Row("standings", EXIT_OK, "the results were printed (and, with --gate, the gate passed)"),
     Row("standings", EXIT_FAULTED, "with --gate: the gate failed, or had not enough data to pass"),
-    Row("standings", EXIT_USAGE, "bad usage, or a folder that holds no tournament results"),
+    Row(
+        "standings",
+        EXIT_USAGE,
+        "bad usage, a folder that holds no tournament results, or a store golfref will not read (older, damaged "
+        "or not golfref's: one line naming it and what is wrong)",
+    ),
     Row("standings", EXIT_INTERNAL, "an internal error, or an output file could not be written"),
     Row(
         "replay",

@@ -36,11 +36,13 @@ from .match import (
     time_and_faults,
 )
 from .sandbox_spec import SandboxSpec, sandbox_spec
+from .schemas import load_schema
 
 __all__ = [
     "TOURNAMENT_KEY",
     "DEFAULT_RESULTS",
     "MAX_PERMUTED_TABLE",
+    "max_deal_sets",
     "Format",
     "Seatings",
     "SprtRule",
@@ -60,6 +62,12 @@ DEFAULT_RESULTS = "tournaments/{tournament}"
 MAX_PERMUTED_TABLE = 5
 """The largest table `seatings: permutations` is allowed for (5! = 120 seatings per deal set)."""
 _WHAT = "a tournament config"
+
+
+def max_deal_sets() -> int:
+    """The most deal sets a tournament config may ask for (`deal_sets`' bound in the config's schema)."""
+    bound: int = load_schema("tournament.schema.json")["properties"]["deal_sets"]["maximum"]
+    return bound
 
 
 class Format(enum.Enum):

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots.fingerprint import Build, build, changed_files, changes, redirected_into
+from ..bots.fingerprint import DIRECTORY_CAP_FILES, Build, build, changed_files, changes, redirected_into
 from ..config.tournament import GateRule, SprtRule, TournamentConfig, config_changes
 from ..match.stopping import Stop, stop_on_signals
 from ..record.matchlog import MatchLog
@@ -44,7 +44,7 @@ from ..stats.sprt import Gate, GateResult, SprtConfig, SprtResult, evaluate_gate
 from ..stats.stats import TournamentStats, complete_deal_sets, pair_block_differences
 from .executor import Executor, LocalExecutor, MatchJob, MatchOutcome, record_from_log
 from .schedule import MatchSpec, match_config, matches_per_deal_set, schedule
-from .store import Store, StoredMatch, StoreError
+from .store import META_VALUE_MAX_BYTES, Store, StoredMatch, StoreError
 
 __all__ = [
     "TournamentError",
@@ -145,7 +145,7 @@ class StoredTournament:
     """Every stored match of the tournament's deal sets (those of deal sets beyond a lowered
     `deal_sets` stay in the store, left out here), in schedule order."""
     per_deal_set: int | None
-    """Matches that make a deal set whole; None when the store does not say (every match counts)."""
+    """Matches that make a deal set whole (the store's schedule says); None: every match counts."""
     duplicate_deals: bool
     name: str | None
     bot_changes: tuple[BotChange, ...] = ()
@@ -169,32 +169,33 @@ class StoredTournament:
 
 
 def load_stored(directory: Path) -> StoredTournament:
-    """The results stored in `directory`; StoreError when there are none (or they cannot be read)."""
-    with Store(directory, create=False) as store:
-        matches = store.matches()
-        deal_sets, per_set = store.meta("deal_sets"), store.meta("deal_set_matches")
-        duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
-        config, rules = store.meta("config"), store.meta(VERDICT_RULES_META)
-        found = store.bot_changes()
-    if deal_sets is not None:
-        matches = [m for m in matches if m.record.deal_set < int(deal_sets)]
+    """The results stored in `directory`, read only and defensively (`store`); StoreError when there are none,
+    or they cannot be read, or the store is malformed."""
+    with Store(directory, readonly=True) as store:
+        return _read_stored(store, directory)
+
+
+def _read_stored(store: Store, directory: Path) -> StoredTournament:
+    """What `load_stored` reads, from an open store: the one reader, which a resume also passes a store through."""
+    plan = store.schedule()
+    matches = store.matches()  # those of the last run's deal sets only: the schedule's
+    duplicate, name = store.meta("duplicate_deals"), store.meta("tournament")
+    sprt_rule, gate_rule = _verdict_rules(store)
+    found = store.bot_changes()
     shown = {m.record.match_index for m in matches}
     changed = tuple(BotChange(i, p, c) for i, pairs in sorted(found.items()) if i in shown for p, c in pairs)
-    canonical = json.loads(config) if config else {}
-    sprt_rule, gate_rule = _verdict_rules(directory, rules)
     return StoredTournament(
-        directory, tuple(matches), None if per_set is None else int(per_set), duplicate != "false", name, changed,
-        challenger=canonical.get("challenger") if canonical.get("format") == "gauntlet" else None,
-        sprt_rule=sprt_rule, gate_rule=gate_rule,
+        directory, tuple(matches), plan.per_deal_set, duplicate != "false", name, changed,
+        challenger=plan.challenger, sprt_rule=sprt_rule, gate_rule=gate_rule,
     )  # fmt: skip
 
 
-def _verdict_rules(directory: Path, text: str | None) -> tuple[SprtRule | None, GateRule | None]:
+def _verdict_rules(store: Store) -> tuple[SprtRule | None, GateRule | None]:
     """The SPRT and the gate a store keeps (`VERDICT_RULES_META`), checked as a config's are; StoreError if damaged."""
-    if not text:
+    kept = store.meta_json(VERDICT_RULES_META)
+    if not kept:
         return None, None
     try:
-        kept = json.loads(text)
         sprt_rule = None if kept.get("sprt") is None else SprtRule(**kept["sprt"])
         gate_rule = None if kept.get("gate") is None else GateRule(**kept["gate"])
         if sprt_rule is not None:
@@ -202,7 +203,7 @@ def _verdict_rules(directory: Path, text: str | None) -> tuple[SprtRule | None, 
         if gate_rule is not None:
             Gate(gate_rule.player, gate_rule.baseline, gate_rule.margin, gate_rule.confidence)
     except (ValueError, TypeError, AttributeError) as e:
-        raise StoreError(f"{directory}: its store's {VERDICT_RULES_META} cannot be read: {e}") from None
+        raise StoreError(f"{store.directory}: its store's {VERDICT_RULES_META} cannot be read: {e}") from None
     return sprt_rule, gate_rule
 
 
@@ -402,7 +403,10 @@ def note_outputs(directory: Path, paths: Sequence[Path]) -> None:
 
 def _note(store: Store, paths: Sequence[Path]) -> tuple[Path, ...]:
     """Add `paths` to the store's note of golfref's outputs; every path noted, old and new."""
-    known = [Path(p) for p in json.loads(store.meta(OUTPUTS_META) or "[]")]
+    kept = store.meta_json(OUTPUTS_META) or []
+    if not isinstance(kept, list) or not all(isinstance(p, str) and p and "\x00" not in p for p in kept):
+        raise StoreError(f"{store.path}: meta {OUTPUTS_META} is not a list of paths")
+    known = [Path(p) for p in kept]
     noted = tuple(dict.fromkeys([*known, *(Path(os.path.abspath(p)) for p in paths)]))
     if len(noted) > len(known):
         store.set_meta({OUTPUTS_META: json.dumps([str(p) for p in noted])})
@@ -436,21 +440,39 @@ def _reference(
 
     What is left out now (`outputs`, each player's `fingerprint.exclude`) is left out of them too.
     """
-    text = store.meta(BUILDS_META)
-    if text is not None and store.matches():
-        started = json.loads(text)
+    started = store.meta_json(BUILDS_META, _builds_max_bytes(len(now)))
+    if started is not None and store.holds_matches():
+        if not isinstance(started, dict):
+            raise StoreError(f"{store.path}: meta {BUILDS_META} is not a build per bot")
         exclude = {p.name: p.fingerprint_exclude for p in config.players}
         reference = {}
         for name, found in now.items():
             if name not in started:
                 reference[name] = found
                 continue
-            was = None if started[name] is None else Build.from_json(started[name])
+            was = None if started[name] is None else _stored_build(store, name, started[name])
             root = None if found is None else found.root
             reference[name] = None if was is None else was.without(exclude.get(name, ()), outputs, root)
         return reference
     store.set_meta({BUILDS_META: json.dumps({n: None if b is None else b.to_json() for n, b in now.items()})})
     return now
+
+
+def _builds_max_bytes(bots: int) -> int:
+    """The longest `BUILDS_META` a store may keep for `bots` bots: each build lists up to
+    `DIRECTORY_CAP_FILES` files, each with its path, size and hash."""
+    return META_VALUE_MAX_BYTES + bots * DIRECTORY_CAP_FILES * (_PATH_MAX + 100)
+
+
+_PATH_MAX = 4096  # Linux's: the longest path a build can list
+
+
+def _stored_build(store: Store, name: str, data: Any) -> Build:
+    """A bot's build as the store kept it; StoreError when it is not one `Build.to_json` wrote."""
+    try:
+        return Build.from_json(data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise StoreError(f"{store.path}: meta {BUILDS_META} holds no build for bot {json.dumps(name)}") from None
 
 
 @dataclass(frozen=True)
@@ -526,7 +548,7 @@ def _kept(
     from ..record.matchlog import read_match_log
     from ..record.validate import Status, validate_file
 
-    stored = {m.record.match_index: m for m in store.matches()}
+    stored = {m.record.match_index: m for m in store.matches()}  # checked against the schedule, as a reader does
     kept: dict[int, MatchRecord] = {}
     drop = []
     for spec in specs:
@@ -588,6 +610,8 @@ def run_tournament(
         if known is not None and known != digest:
             raise TournamentError(f"{directory} holds a tournament with another config: {_changes(store, config)} "
                                   "(its matches would not match); give a new results directory (--results DIR)")
+        if known is not None:  # a resume: the store is read whole, as a reader reads it, before this run writes
+            _read_stored(store, directory)
         seed = tournament_seed(config, store)
         specs = schedule(config, seed)
         store.set_meta({
@@ -667,6 +691,10 @@ def run_tournament(
     )  # fmt: skip
 
 
+_SEED_BITS = 63
+"""A match seed's bits (a config's `seed:` is at most 2**63 - 1 too)."""
+
+
 def tournament_seed(config: TournamentConfig, store: Store) -> int:
     """The seed of the tournament's deals: the config's, else the one its store keeps, else a fresh secret one.
 
@@ -676,8 +704,8 @@ def tournament_seed(config: TournamentConfig, store: Store) -> int:
     """
     if config.seed is not None:
         return config.seed
-    kept = store.meta("seed")
-    return int(kept) if kept is not None else secrets.randbits(63)
+    kept = store.meta_int("seed", 0, (1 << _SEED_BITS) - 1)
+    return kept if kept is not None else secrets.randbits(_SEED_BITS)
 
 
 def check_secrets(config: TournamentConfig) -> None:
@@ -700,8 +728,8 @@ def check_secrets(config: TournamentConfig) -> None:
 
 def _changes(store: Store, config: TournamentConfig) -> str:
     """What differs from the config the store was made for, named by key (its canonical form is kept in meta)."""
-    before = store.meta("config")
-    changes = config_changes(json.loads(before), config.canonical()) if before else []
+    store.schedule()  # the stored config as a reader holds it: a mapping with a list of players, each named
+    changes = config_changes(store.meta_json("config"), config.canonical())
     if not changes:
         return "the keys that decide the matches differ"
     return f"{', '.join(changes)} {'differs' if len(changes) == 1 else 'differ'}"

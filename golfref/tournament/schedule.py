@@ -28,7 +28,9 @@ __all__ = [
     "deal_set_seed",
     "own_deal_seed",
     "tables",
+    "pool_tables",
     "seatings",
+    "deal_set_seatings",
     "matches_per_deal_set",
     "schedule",
     "match_config",
@@ -72,14 +74,18 @@ def own_deal_seed(seed: int, deal_set: int, match: int) -> int:
 
 def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
     """The tables the format plays, each in pool order."""
-    names = [p.name for p in config.players]
-    if config.format is Format.GAUNTLET:
-        assert config.challenger is not None
-        others = [n for n in names if n != config.challenger]
-        return [(config.challenger, *rest) for rest in itertools.combinations(others, config.table - 1)]
-    if len(names) <= config.table:
+    return pool_tables([p.name for p in config.players], config.format, config.table, config.challenger)
+
+
+def pool_tables(names: Sequence[str], form: Format, table: int, challenger: str | None) -> list[tuple[str, ...]]:
+    """The tables `form` plays from the pool `names` at tables of `table` seats, each in pool order."""
+    if form is Format.GAUNTLET:
+        assert challenger is not None
+        others = [n for n in names if n != challenger]
+        return [(challenger, *rest) for rest in itertools.combinations(others, table - 1)]
+    if len(names) <= table:
         return [tuple(names)]
-    return list(itertools.combinations(names, config.table))
+    return list(itertools.combinations(names, table))
 
 
 def seatings(table: tuple[str, ...], kind: Seatings) -> list[tuple[str, ...]]:
@@ -89,9 +95,17 @@ def seatings(table: tuple[str, ...], kind: Seatings) -> list[tuple[str, ...]]:
     return [table[i:] + table[:i] for i in range(len(table))]
 
 
+def deal_set_seatings(tables_played: Sequence[tuple[str, ...]], kind: Seatings) -> list[tuple[str, ...]]:
+    """The seatings of one deal set, in the order it plays them: every seating of each table in turn.
+
+    The `k`-th match of every deal set seats the `k`-th of them (the store's reader holds its matches to it).
+    """
+    return [seating for table in tables_played for seating in seatings(table, kind)]
+
+
 def matches_per_deal_set(config: TournamentConfig) -> int:
     """How many matches make one deal set whole: every seating of every table."""
-    return sum(len(seatings(table, config.seatings)) for table in tables(config))
+    return len(deal_set_seatings(tables(config), config.seatings))
 
 
 def schedule(config: TournamentConfig, seed: int | None = None) -> tuple[MatchSpec, ...]:
@@ -105,14 +119,12 @@ def schedule(config: TournamentConfig, seed: int | None = None) -> tuple[MatchSp
     if tournament_seed is None:
         raise ValueError("the tournament has no seed: the config gives none, and none was drawn")
     out: list[MatchSpec] = []
+    one_deal_set = deal_set_seatings(tables(config), config.seatings)
     for deal_set in range(config.deal_sets):
         seed = deal_set_seed(tournament_seed, deal_set)
-        within = 0
-        for table in tables(config):
-            for seating in seatings(table, config.seatings):
-                own = seed if config.duplicate_deals else own_deal_seed(tournament_seed, deal_set, within)
-                out.append(MatchSpec(len(out), deal_set, own, seating))
-                within += 1
+        for within, seating in enumerate(one_deal_set):
+            own = seed if config.duplicate_deals else own_deal_seed(tournament_seed, deal_set, within)
+            out.append(MatchSpec(len(out), deal_set, own, seating))
     return tuple(out)
 
 
